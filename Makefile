@@ -1,0 +1,45 @@
+# Two entry points for people, the rest for instructors and maintainers.
+#   make lab    set up (first time only) and open JupyterLab on the lessons
+#   make test   set up (first time only) and run the whole test suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+UV_VERSION := 0.13.8
+
+.PHONY: lab test lint bench cassettes exercises clean
+
+$(BIN)/uv:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+# Stamp files so a second `make` does not reinstall; they depend on the lock files.
+$(VENV)/.lab: $(BIN)/uv requirements/lab.txt pyproject.toml
+	VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install --quiet -r requirements/lab.txt -e .
+	touch $@
+
+$(VENV)/.test: $(BIN)/uv requirements/test.txt pyproject.toml
+	VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install --quiet -r requirements/test.txt -e .
+	touch $@ $(VENV)/.lab
+
+lab: $(VENV)/.lab
+	$(BIN)/jupyter lab lessons/
+
+test: $(VENV)/.test
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.test
+	$(BIN)/ruff check harness tests bench
+
+bench: $(VENV)/.test
+	$(BIN)/python -m bench
+
+# Regenerate every cassette from the emulator (deterministic: a second run changes no byte).
+cassettes: $(VENV)/.lab
+	$(BIN)/python -m harness record --all --emulator --force
+
+# Regenerate exercises/ from solutions/ with nbgrader.
+exercises: $(VENV)/.lab
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m harness.grading.release
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info

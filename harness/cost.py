@@ -1,0 +1,94 @@
+"""Token and money arithmetic for agent runs. Pure: no I/O, no clock.
+
+Every turn resends the whole transcript, so the input of a run grows quadratically with its
+length: `cumulative_input` is N x prefix + per_turn x N(N-1)/2. This module holds that formula,
+the turn where a budget fires, the overrun ratio, a dated price table and the cost of a run from
+its usage records. It does not count tokens in text (see `harness.tokens`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from harness.messages import Usage
+
+
+def cumulative_input(prefix: int, per_turn: int, turns: int) -> int:
+    """Input tokens sent over `turns` calls when each call adds `per_turn` to a `prefix`.
+
+    Example:
+        >>> cumulative_input(3_000, 1_500, 22)
+        412500
+    """
+    return turns * prefix + per_turn * turns * (turns - 1) // 2
+
+
+def first_turn_over_budget(prefix: int, per_turn: int, budget: int) -> int:
+    """The first turn whose cumulative input exceeds `budget` (strictly greater).
+
+    Example:
+        >>> first_turn_over_budget(5_000, 2_500, 400_000)
+        17
+    """
+    if prefix <= 0 and per_turn <= 0:
+        raise ValueError("prefix or per_turn must be positive, or no budget is ever exceeded")
+    turn = 1
+    while cumulative_input(prefix, per_turn, turn) <= budget:
+        turn += 1
+    return turn
+
+
+def overrun_ratio(prefix: int, per_turn: int, turns: int, *, factor: int = 4) -> float:
+    """How much more input a run `factor` times longer than `turns` costs.
+
+    Example:
+        >>> round(overrun_ratio(3_000, 1_500, 10), 1)   # four times longer, about 13x the cost
+        13.2
+    """
+    return cumulative_input(prefix, per_turn, factor * turns) / cumulative_input(
+        prefix, per_turn, turns)
+
+
+@dataclass(frozen=True)
+class Price:
+    """Dollars per million tokens, as published on `as_of`."""
+
+    input: float
+    cached_input: float
+    output: float
+    as_of: str
+
+    def as_dict(self) -> dict[str, float]:
+        return {"input": self.input, "cached_input": self.cached_input, "output": self.output}
+
+
+# List prices for standard (not batch) requests, from each provider's pricing page on `as_of`.
+# Prices change: check the page before quoting a figure to anyone paying the bill.
+PRICES: dict[str, Price] = {
+    "gpt-5": Price(1.25, 0.125, 10.00, "2025-10-01"),
+    "gpt-5-mini": Price(0.25, 0.025, 2.00, "2025-10-01"),
+    "claude-sonnet-4-5": Price(3.00, 0.30, 15.00, "2025-10-01"),
+    "claude-haiku-4-5": Price(1.00, 0.10, 5.00, "2025-10-15"),
+    "gemini-2.5-flash": Price(0.30, 0.03, 2.50, "2025-10-01"),
+    "gemini-2.5-pro": Price(1.25, 0.125, 10.00, "2025-10-01"),
+}
+
+
+def run_cost(usages: Iterable[Usage | Mapping[str, int]],
+             prices: Price | Mapping[str, float]) -> float:
+    """Dollars spent by a run, from each call's usage. Cached input is part of input_tokens.
+
+    Example:
+        >>> run_cost([{"input_tokens": 1_000_000, "output_tokens": 0, "cached_input_tokens": 500_000}],
+        ...          {"input": 2.0, "cached_input": 0.5, "output": 8.0})
+        1.25
+    """
+    rates = prices.as_dict() if isinstance(prices, Price) else prices
+    total = 0.0
+    for usage in usages:
+        counts = usage.model_dump() if isinstance(usage, Usage) else usage
+        cached = counts.get("cached_input_tokens", 0)
+        total += ((counts["input_tokens"] - cached) * rates["input"]
+                  + cached * rates["cached_input"] + counts["output_tokens"] * rates["output"])
+    return total / 1_000_000

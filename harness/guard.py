@@ -1,0 +1,89 @@
+"""The network guard: where only replay is allowed, a real connection fails loudly.
+
+`block_network()` (a context manager, or `install()` for a whole process such as the test suite)
+patches the socket layer so that any connection or name lookup for a non-loopback address raises
+`NetworkBlocked` with a message that says how to record instead. Loopback stays open: the emulator
+can be served there, and Jupyter kernels talk to their clients through it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ipaddress
+import socket
+from collections.abc import Iterator
+
+from harness.errors import NetworkBlocked
+
+HOW_TO_RECORD = (
+    "This kit replays cassettes offline and blocks real network access. To record a new "
+    "cassette against a live provider, set its API key and run "
+    "`python -m harness record --provider PROVIDER --scenario SCENARIO` outside the tests.")
+
+_original = {"connect": socket.socket.connect, "connect_ex": socket.socket.connect_ex,
+             "getaddrinfo": socket.getaddrinfo}
+_depth = 0
+
+
+def _is_local(host: object) -> bool:
+    if not isinstance(host, str):
+        return True  # AF_UNIX paths and the like never leave the machine
+    if host in ("localhost", "") or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host.split("%")[0]).is_loopback
+    except ValueError:
+        return False
+
+
+def _check(address: object) -> None:
+    host = address[0] if isinstance(address, tuple) else address
+    if not _is_local(host):
+        raise NetworkBlocked(f"Blocked a connection to {host!r}. {HOW_TO_RECORD}")
+
+
+def _connect(self: socket.socket, address: object) -> None:
+    _check(address)
+    return _original["connect"](self, address)
+
+
+def _connect_ex(self: socket.socket, address: object) -> int:
+    _check(address)
+    return _original["connect_ex"](self, address)
+
+
+def _getaddrinfo(host: object, *args: object, **kwargs: object):
+    _check(host.decode() if isinstance(host, bytes) else host)
+    return _original["getaddrinfo"](host, *args, **kwargs)
+
+
+def install() -> None:
+    """Block non-loopback connections until `uninstall` (calls nest)."""
+    global _depth
+    _depth += 1
+    socket.socket.connect = _connect
+    socket.socket.connect_ex = _connect_ex
+    socket.getaddrinfo = _getaddrinfo
+
+
+def uninstall() -> None:
+    global _depth
+    _depth = max(0, _depth - 1)
+    if _depth == 0:
+        socket.socket.connect = _original["connect"]
+        socket.socket.connect_ex = _original["connect_ex"]
+        socket.getaddrinfo = _original["getaddrinfo"]
+
+
+def is_active() -> bool:
+    return _depth > 0
+
+
+@contextlib.contextmanager
+def block_network() -> Iterator[None]:
+    """Example: `with block_network(): run(...)` fails loudly if anything reaches the internet."""
+    install()
+    try:
+        yield
+    finally:
+        uninstall()

@@ -1,0 +1,139 @@
+"""The agent loop: call the model, run the tools it asks for, feed the results back, know when to stop.
+
+`run` is the whole loop. It returns a `RunResult` whose first field is the `Exit` that fired. It
+never retries (a loop that retries itself on a cap has a cap twice as large), never edits an
+earlier message (the history is append-only), and appends each assistant turn whole. It knows no
+wire format: `model` is anything with `complete` (the ScriptedModel or a provider adapter).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from harness.errors import ProviderError
+from harness.messages import (
+    Message,
+    Model,
+    StopReason,
+    SystemMessage,
+    ToolCall,
+    ToolMessage,
+    UserMessage,
+)
+from harness.progress import NoProgressDetector, RepeatReminder, call_key
+from harness.tools import Toolbox, run_calls
+from harness.trace import CallRecord, Exit, RunResult
+
+NOT_EXECUTED = "Not executed: the step limit for this answer was reached."
+NOT_EXECUTED_BUDGET = "Not executed: the token budget for this run was reached."
+NOT_EXECUTED_REPEAT = "Not executed: the same request was repeated without progress."
+CANCELLED = "Cancelled: the run was interrupted before this tool ran."
+CLOSING_INSTRUCTION = (
+    "You have reached the step limit for this answer. Answer with what you already know, "
+    "explain that the limit was reached, say what was left undone, and ask whether to continue.")
+
+
+def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns: int = 10,
+        token_budget: int | None = None,
+        detector: Callable[[], NoProgressDetector] | None = NoProgressDetector,
+        reminder: RepeatReminder | None = None, parallel_tools: bool = False,
+        closing_call: bool = True, cancel: Callable[[], bool] | Any = None) -> RunResult:
+    """Run the loop until one exit fires. See design.md, "Exits", for each one.
+
+    Example:
+        >>> from harness.scripted import ScriptedModel, Step
+        >>> run(ScriptedModel([Step.say("Hi")]), Toolbox(), []).status
+        <Exit.DONE: 'done'>
+    """
+    if max_turns < 1:
+        raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+    result = RunResult(Exit.DONE, None, list(messages))
+    history, watch, errored = result.messages, detector() if detector else None, set()
+    cancelled = getattr(cancel, "is_set", cancel) or (lambda: False)
+    for turn in range(1, max_turns + 1):
+        if cancelled():
+            return _end(result, Exit.INTERRUPTED, "cancelled before call %d" % turn)
+        reply = _send(model, tools, history, result, tool_choice="auto")
+        if reply is None:
+            return _end(result, Exit.ERROR, str(result.error))
+        calls = reply.message.tool_calls
+        if reply.stop_reason is StopReason.MAX_TOKENS:
+            return _end(result, Exit.TRUNCATED, "the reply hit the output-token limit")
+        if not calls:
+            return _end(result, Exit.DONE, answer=reply.message.content)
+        if cancelled():
+            return _end(result, Exit.INTERRUPTED, "cancelled", pending=(calls, CANCELLED))
+        if token_budget is not None and result.usage.total_tokens > token_budget:
+            return _end(result, Exit.TOKEN_CAP, f"{result.usage.total_tokens} tokens > "
+                        f"{token_budget}", pending=(calls, NOT_EXECUTED_BUDGET))
+        keys = [call_key(c.name, c.raw_arguments or c.arguments) for c in calls]
+        # A list, not a generator: the detector must see every call of the reply.
+        if watch and any([watch.observe(c.name, c.raw_arguments or c.arguments,
+                                        previous_was_error=key in errored)
+                          for c, key in zip(calls, keys)]):
+            return _end(result, Exit.NO_PROGRESS, f"repeated {calls[-1].name}",
+                        pending=(calls, NOT_EXECUTED_REPEAT))
+        if turn == max_turns:
+            break
+        results = run_calls(tools, calls, parallel=parallel_tools)
+        history.extend(results)
+        errored = {key for key, r in zip(keys, results) if r.is_error}
+        _remind(reminder, calls, history)
+    return _close(model, tools, result, calls, closing_call)
+
+
+def _send(model: Model, tools: Toolbox, sent: list[Message], result: RunResult, *,
+          tool_choice: str, closing: bool = False):
+    """One model call, recorded in the trace; None when the provider rejected it."""
+    started, reply, error = time.perf_counter(), None, None
+    try:
+        reply = model.complete(list(sent), tools=tools.specs, tool_choice=tool_choice)
+    except ProviderError as exc:
+        result.error = error = exc
+    result.calls.append(CallRecord(len(result.calls) + 1, list(sent), tool_choice, reply,
+                                   time.perf_counter() - started, closing, error))
+    if reply is not None:
+        result.messages.append(reply.message)  # whole: text, reasoning and calls
+        result.usage += reply.usage
+    return reply
+
+
+def _close(model: Model, tools: Toolbox, result: RunResult, pending: list[ToolCall],
+           closing_call: bool) -> RunResult:
+    """Turn cap: answer the pending calls, then one text-only call told why in the system prompt."""
+    _answer(result.messages, pending, NOT_EXECUTED)
+    if not closing_call:
+        return _end(result, Exit.TURN_CAP, "turn cap; no closing call")
+    sent = _with_instruction(result.messages, CLOSING_INSTRUCTION)
+    reply = _send(model, tools, sent, result, tool_choice="none", closing=True)
+    if reply is None:
+        return _end(result, Exit.ERROR, f"closing call rejected: {result.error}")
+    return _end(result, Exit.TURN_CAP, "turn cap; closing call made", answer=reply.message.content)
+
+
+def _with_instruction(history: list[Message], instruction: str) -> list[Message]:
+    """A copy of the history whose system prompt ends with `instruction`; the history is kept."""
+    if history and isinstance(history[0], SystemMessage):
+        first = SystemMessage(content=f"{history[0].content}\n\n{instruction}")
+        return [first, *history[1:]]
+    return [SystemMessage(content=instruction), *history]
+
+
+def _answer(history: list[Message], calls: Sequence[ToolCall], text: str) -> None:
+    history.extend(ToolMessage(tool_call_id=c.id, content=text, is_error=True) for c in calls)
+
+
+def _remind(reminder: RepeatReminder | None, calls: list[ToolCall], history: list[Message]) -> None:
+    for call in calls if reminder else ():
+        if note := reminder.observe(call.name, call.arguments):
+            history.append(UserMessage(content=note))  # ordinary context, never a tool result
+
+
+def _end(result: RunResult, status: Exit, detail: str = "", *, answer: str | None = None,
+         pending: tuple[Sequence[ToolCall], str] | None = None) -> RunResult:
+    if pending:
+        _answer(result.messages, *pending)  # every call gets a result: the history stays sendable
+    result.status, result.answer, result.detail = status, answer, detail
+    return result

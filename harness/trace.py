@@ -1,0 +1,107 @@
+"""What a run did: one record per model call, one per run with the exit first, and aggregates.
+
+`RunResult` is what `harness.loop.run` returns; its first field, `status`, says which exit fired,
+because every useful question about a loop in production is a question about that field over many
+runs. `summarize` answers the first ones: the share of each exit and the tools behind each.
+Pure: the loop measures time; this module only stores and counts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from harness.errors import ProviderError
+from harness.messages import AssistantMessage, Message, Reply, ToolChoice, Usage
+
+
+class Exit(StrEnum):
+    """Why a run ended."""
+
+    DONE = "done"
+    TRUNCATED = "truncated"
+    TURN_CAP = "turn_cap"
+    TOKEN_CAP = "token_cap"
+    NO_PROGRESS = "no_progress"
+    ERROR = "error"
+    INTERRUPTED = "interrupted"
+
+
+@dataclass(frozen=True)
+class CallRecord:
+    """One model call: exactly what was sent, what came back, and how long it took."""
+
+    number: int
+    sent: list[Message]
+    tool_choice: ToolChoice
+    reply: Reply | None
+    seconds: float
+    closing: bool = False
+    error: ProviderError | None = None
+
+
+@dataclass
+class RunResult:
+    """The outcome of one run. `status` comes first on purpose."""
+
+    status: Exit
+    answer: str | None
+    messages: list[Message]
+    usage: Usage = field(default_factory=Usage)
+    calls: list[CallRecord] = field(default_factory=list)
+    detail: str = ""
+    error: ProviderError | None = None
+
+    @property
+    def turns(self) -> int:
+        return len(self.calls)
+
+    @property
+    def tool_names(self) -> list[str]:
+        return [call.name for message in self.messages if isinstance(message, AssistantMessage)
+                for call in message.tool_calls]
+
+
+def format_run(result: RunResult) -> str:
+    """A short text trace, exit first, then one line per call."""
+    lines = [f"exit: {result.status.value}", f"answer: {result.answer!r}",
+             f"calls: {result.turns}  input: {result.usage.input_tokens}  "
+             f"output: {result.usage.output_tokens}"]
+    if result.detail:
+        lines.append(f"detail: {result.detail}")
+    for record in result.calls:
+        reply = record.reply
+        if reply is None:
+            said = f"error: {record.error}"
+        else:
+            asked = ", ".join(c.name for c in reply.message.tool_calls)
+            said = f"{reply.stop_reason.value}" + (f" -> {asked}" if asked else "")
+        closing = " (closing call)" if record.closing else ""
+        lines.append(f"  call {record.number}{closing}: sent {len(record.sent)} messages, "
+                     f"tool_choice={record.tool_choice}, {said}")
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Summary:
+    runs: int
+    share: dict[Exit, float]
+    top_tools: dict[Exit, list[tuple[str, int]]]
+
+
+def summarize(results: Iterable[RunResult], *, top: int = 3) -> Summary:
+    """Share of each exit, and the tools called most in the runs that ended that way.
+
+    Example: "14% no_progress, 11 of those on search_tickets" points at a tool description.
+    """
+    results = list(results)
+    exits = Counter(result.status for result in results)
+    tools: dict[Exit, Counter[str]] = {}
+    for result in results:
+        tools.setdefault(result.status, Counter()).update(result.tool_names)
+    total = len(results) or 1
+    return Summary(runs=len(results),
+                   share={status: exits[status] / total for status in Exit if exits[status]},
+                   top_tools={status: counter.most_common(top) for status, counter in tools.items()})
