@@ -80,8 +80,8 @@ def run_cost(usages: Iterable[Usage | Mapping[str, int]],
     """Dollars spent by a run, from each call's usage. Cached input is part of input_tokens.
 
     Example:
-        >>> run_cost([{"input_tokens": 1_000_000, "output_tokens": 0, "cached_input_tokens": 500_000}],
-        ...          {"input": 2.0, "cached_input": 0.5, "output": 8.0})
+        >>> usage = {"input_tokens": 1_000_000, "output_tokens": 0, "cached_input_tokens": 500_000}
+        >>> run_cost([usage], {"input": 2.0, "cached_input": 0.5, "output": 8.0})
         1.25
     """
     rates = prices.as_dict() if isinstance(prices, Price) else prices

@@ -5,7 +5,7 @@
      +-- NetworkBlocked       a real connection was attempted where only replay is allowed
      +-- ScriptError          the ScriptedModel was called in a way its script did not expect
      +-- ReplayMismatch       a request differs from the one recorded in the cassette
-     +-- CassetteError        a cassette or scenario file is missing, unreadable or would be overwritten
+     +-- CassetteError        a cassette or scenario is missing, unreadable, or would be overwritten
 
 Tool failures are not exceptions here: `harness.tools.execute` turns them into results.
 """

@@ -1,4 +1,4 @@
-"""The agent loop: call the model, run the tools it asks for, feed the results back, know when to stop.
+"""The agent loop: call the model, run the tools it asks for, feed results back, know when to stop.
 
 `run` is the whole loop. It returns a `RunResult` whose first field is the `Exit` that fired. It
 never retries (a loop that retries itself on a cap has a cap twice as large), never edits an
@@ -54,7 +54,7 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
     cancelled = getattr(cancel, "is_set", cancel) or (lambda: False)
     for turn in range(1, max_turns + 1):
         if cancelled():
-            return _end(result, Exit.INTERRUPTED, "cancelled before call %d" % turn)
+            return _end(result, Exit.INTERRUPTED, f"cancelled before call {turn}")
         reply = _send(model, tools, history, result, tool_choice="auto")
         if reply is None:
             return _end(result, Exit.ERROR, str(result.error))
@@ -72,14 +72,14 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
         # A list, not a generator: the detector must see every call of the reply.
         if watch and any([watch.observe(c.name, c.raw_arguments or c.arguments,
                                         previous_was_error=key in errored)
-                          for c, key in zip(calls, keys)]):
+                          for c, key in zip(calls, keys, strict=False)]):
             return _end(result, Exit.NO_PROGRESS, f"repeated {calls[-1].name}",
                         pending=(calls, NOT_EXECUTED_REPEAT))
         if turn == max_turns:
             break
         results = run_calls(tools, calls, parallel=parallel_tools)
         history.extend(results)
-        errored = {key for key, r in zip(keys, results) if r.is_error}
+        errored = {key for key, r in zip(keys, results, strict=False) if r.is_error}
         _remind(reminder, calls, history)
     return _close(model, tools, result, calls, closing_call)
 

@@ -117,7 +117,7 @@ def _error(call: ToolCall, text: str) -> ToolMessage:
 
 def plan_batches(calls: Iterable[ToolCall], mode_of: Callable[[ToolCall], Mode]
                  ) -> list[list[ToolCall]]:
-    """Group calls: consecutive parallel-safe calls share a batch; an exclusive call is a barrier."""
+    """Group calls: runs of parallel-safe calls share a batch; an exclusive call is a barrier."""
     batches: list[list[ToolCall]] = []
     run_is_open = False  # True while the last batch is a run of parallel-safe calls
     for call in calls:

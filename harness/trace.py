@@ -102,6 +102,6 @@ def summarize(results: Iterable[RunResult], *, top: int = 3) -> Summary:
     for result in results:
         tools.setdefault(result.status, Counter()).update(result.tool_names)
     total = len(results) or 1
-    return Summary(runs=len(results),
-                   share={status: exits[status] / total for status in Exit if exits[status]},
-                   top_tools={status: counter.most_common(top) for status, counter in tools.items()})
+    share = {status: exits[status] / total for status in Exit if exits[status]}
+    top_tools = {status: counter.most_common(top) for status, counter in tools.items()}
+    return Summary(runs=len(results), share=share, top_tools=top_tools)

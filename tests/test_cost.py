@@ -1,0 +1,42 @@
+"""The seed's worked numbers and run_cost."""
+
+import pytest
+
+from harness import PRICES, Usage, cumulative_input, first_turn_over_budget, run_cost
+from harness.cost import overrun_ratio
+
+
+def test_seed_numbers():
+    assert cumulative_input(3_000, 1_500, 22) == 412_500
+    assert first_turn_over_budget(3_000, 1_500, 400_000) == 22
+    assert cumulative_input(5_000, 2_500, 16) == 380_000
+    assert cumulative_input(5_000, 2_500, 17) == 425_000
+    assert first_turn_over_budget(5_000, 2_500, 400_000) == 17
+
+
+def test_budget_is_exceeded_only_when_strictly_greater():
+    exact = cumulative_input(1_000, 0, 5)
+    assert first_turn_over_budget(1_000, 0, exact) == 6
+
+
+def test_four_times_longer_costs_about_thirteen_times_more():
+    assert overrun_ratio(3_000, 1_500, 10) == pytest.approx(13.23, abs=0.01)
+
+
+def test_formula_matches_a_turn_by_turn_sum():
+    for turns in range(0, 30):
+        assert cumulative_input(3_000, 1_500, turns) == sum(
+            3_000 + 1_500 * (n - 1) for n in range(1, turns + 1))
+
+
+def test_run_cost_prices_cached_input_apart():
+    usages = [Usage(input_tokens=10_000, output_tokens=500, cached_input_tokens=8_000),
+              {"input_tokens": 2_000, "output_tokens": 100, "cached_input_tokens": 0}]
+    cost = run_cost(usages, {"input": 1.0, "cached_input": 0.1, "output": 10.0})
+    assert cost == pytest.approx((4_000 * 1.0 + 8_000 * 0.1 + 600 * 10.0) / 1e6)
+
+
+def test_price_table_is_dated_and_usable():
+    price = PRICES["gpt-5-mini"]
+    assert price.as_of and price.cached_input < price.input < price.output
+    assert run_cost([Usage(input_tokens=1_000_000)], price) == price.input
