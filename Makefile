@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 UV_VERSION := 0.13.8
 
-.PHONY: lab test lint bench cassettes exercises clean
+.PHONY: lab test chromium lint bench cassettes exercises clean
 
 $(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
@@ -24,7 +24,13 @@ $(VENV)/.test: $(BIN)/uv requirements/test.txt pyproject.toml
 lab: $(VENV)/.lab
 	$(BIN)/jupyter lab lessons/
 
-test: $(VENV)/.test
+# The browser test drives Debian's chromium; install it when we may (root with apt-get).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null \
+		|| (echo "installing chromium for the browser test" && apt-get update -qq \
+		    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+
+test: $(VENV)/.test chromium
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.test

@@ -1,0 +1,65 @@
+"""What the four adapters share: the API key lookup, the default client and one JSON POST.
+
+Each adapter keeps its own wire mapping and error envelope; this module only sends a body,
+hands error statuses to the adapter's `_map_error`, and turns unreadable bodies into clear
+`ProviderError`s. It never retries.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+
+from harness.errors import ProviderError
+
+# Reasoning models can think for a minute or more before the first byte; connecting cannot.
+DEFAULT_TIMEOUT = httpx.Timeout(120.0, connect=10.0)
+
+
+def api_key_from_env(*names: str) -> str | None:
+    """The first of these environment variables that is set and not empty."""
+    return next((os.environ[name] for name in names if os.environ.get(name)), None)
+
+
+def default_client() -> httpx.Client:
+    return httpx.Client(timeout=DEFAULT_TIMEOUT)
+
+
+def post_json(client: httpx.Client, url: str, body: dict[str, Any], *, headers: dict[str, str],
+              map_error: Callable[[httpx.Response], ProviderError],
+              provider: str) -> dict[str, Any]:
+    """POST `body` as JSON; the parsed reply, or the adapter's ProviderError for a status >= 400."""
+    response = client.post(url, json=body, headers=headers)
+    if response.status_code >= 400:
+        raise map_error(response)
+    parsed = json_or_none(response)
+    if not isinstance(parsed, dict):
+        raise ProviderError(response.status_code, "invalid_response",
+                            f"expected a JSON object, got: {_snippet(response)}",
+                            provider=provider, body=parsed)
+    return parsed
+
+
+def json_or_none(response: httpx.Response) -> Any:
+    try:
+        return response.json()
+    except ValueError:  # JSONDecodeError and UnicodeDecodeError are both ValueErrors
+        return None
+
+
+def unreadable_error(response: httpx.Response, provider: str, body: Any = None) -> ProviderError:
+    """For an error body without the provider's envelope (a proxy's HTML page, an empty 502)."""
+    reason = response.reason_phrase or "error"
+    return ProviderError(response.status_code, f"http_{response.status_code}",
+                         f"{reason}; not the provider's error JSON: {_snippet(response)}",
+                         provider=provider, body=body)
+
+
+def _snippet(response: httpx.Response, limit: int = 300) -> str:
+    text = response.text.strip()
+    if not text:
+        return "(empty body)"
+    return text if len(text) <= limit else text[:limit] + "..."
