@@ -68,7 +68,7 @@ class Price:
 PRICES: dict[str, Price] = {
     "gpt-5": Price(1.25, 0.125, 10.00, "2025-10-01"),
     "gpt-5-mini": Price(0.25, 0.025, 2.00, "2025-10-01"),
-    "claude-sonnet-4-5": Price(3.00, 0.30, 15.00, "2025-10-01"),
+    "claude-sonnet-4-6": Price(3.00, 0.30, 15.00, "2026-02-17"),
     "claude-haiku-4-5": Price(1.00, 0.10, 5.00, "2025-10-15"),
     "gemini-2.5-flash": Price(0.30, 0.03, 2.50, "2025-10-01"),
     "gemini-2.5-pro": Price(1.25, 0.125, 10.00, "2025-10-01"),

@@ -110,6 +110,8 @@ def first_difference(expected: Any, sent: Any, path: str = "body") -> str | None
 
 
 def _short(value: Any, limit: int = 160) -> str:
+    if isinstance(value, bytes):
+        value = value.decode(errors="replace")
     text = json.dumps(value, ensure_ascii=False)
     return text if len(text) <= limit else text[:limit] + "..."
 
@@ -146,10 +148,12 @@ class _Serializer:
 
 
 def _pretty(raw: bytes | str | None) -> bytes | str | None:
+    """Indented JSON, of the same type it came in (vcrpy also runs the hooks when loading)."""
     try:
-        return json.dumps(json.loads(raw), indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps(json.loads(raw), indent=2, ensure_ascii=False) + "\n"
     except (TypeError, ValueError):
         return raw
+    return text.encode() if isinstance(raw, bytes) else text
 
 
 def _scrub_request(request: Any) -> Any:
@@ -243,13 +247,27 @@ def replay(provider: str, scenario: str, *, directory: Path = CASSETTES,
     path = _existing(provider, scenario, directory)
     chosen = scenarios.get(scenario)
     settings = provider_options(provider, chosen) | options
-    with guard.block_network(), httpx.Client() as client, \
-            _vcr("none").use_cassette(str(path)) as cassette:
+    with guard.block_network(), _vcr("none").use_cassette(str(path)) as cassette, \
+            httpx.Client(transport=_Explained(provider, scenario, cassette)) as client:
         model = providers.get(provider, client=client, api_key="replay", **settings)
         try:
             yield Replay(provider, chosen, model, cassette)
-        except CannotOverwriteExistingCassetteException as exc:
+        except CannotOverwriteExistingCassetteException as exc:  # from another client inside
             raise _mismatch(provider, scenario, cassette, exc) from None
+
+
+class _Explained(httpx.HTTPTransport):
+    """httpx's transport (which vcrpy patches), turning a mismatch into a lesson on the spot."""
+
+    def __init__(self, provider: str, scenario: str, cassette: Any):
+        super().__init__()
+        self._where = (provider, scenario, cassette)
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return super().handle_request(request)
+        except CannotOverwriteExistingCassetteException as exc:
+            raise _mismatch(*self._where, exc) from None
 
 
 def _mismatch(provider: str, scenario: str, cassette: Any, exc: Exception) -> ReplayMismatch:
@@ -259,9 +277,12 @@ def _mismatch(provider: str, scenario: str, cassette: Any, exc: Exception) -> Re
         return ReplayMismatch(
             f"{where}: the recording has only {len(cassette)} call(s). Your loop called the "
             f"model again after the reply that should have ended the run.")
-    sent = _body(exc.failed_request) if hasattr(exc, "failed_request") else None
-    expected = _body(cassette.requests[cassette.play_count])
-    found = first_difference(expected, sent) if sent is not None else str(exc)
+    sent, recorded = exc.failed_request, cassette.requests[cassette.play_count]
+    if (sent.method, sent.host, sent.path) != (recorded.method, recorded.host, recorded.path):
+        found = (f"it went to {sent.method} {sent.uri} but the recording expects "
+                 f"{recorded.method} {recorded.uri}")
+    else:
+        found = first_difference(_body(recorded), _body(sent))
     return ReplayMismatch(f"{where}: your request differs from the recording: {found}. "
                           f"Read the input: print the messages you sent on this call and "
                           f"compare them with the recording (lessons/04_reading_the_input.ipynb).")
@@ -294,9 +315,11 @@ def record(provider: str, scenario: str, *, live: bool = False, force: bool = Fa
                                 f"{' or '.join(KEY_VARIABLES[provider])}, or use --emulator.")
         transport, options = httpx.HTTPTransport(), {"api_key": key}
     else:
-        emulator = Emulator(chosen.model(), seed=f"{provider}/{scenario}")
+        emulator = Emulator(chosen.model(provider), seed=f"{provider}/{scenario}")
         # vcrpy records what passes through httpx's own transports: wrap the emulator in one.
-        transport, options = httpx.MockTransport(emulator.handle_request), {"api_key": None}
+        # A placeholder key, so the adapter never picks up a real one from the environment.
+        transport = httpx.MockTransport(emulator.handle_request)
+        options = {"api_key": "emulator-needs-no-key"}
     scratch = path.with_suffix(".recording.yaml")
     scratch.parent.mkdir(parents=True, exist_ok=True)
     scratch.unlink(missing_ok=True)

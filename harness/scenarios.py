@@ -111,12 +111,17 @@ class Scenario:
     max_output_tokens: int = 1024
     thinking: bool = False
     """Ask the provider for reasoning that must come back unchanged on the next call."""
+    impossible_on: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    """Steps (by index) a provider's API can never produce; its script leaves them out."""
 
     def messages(self) -> list[Message]:
         return [SystemMessage(content=self.system), UserMessage(content=self.user)]
 
-    def model(self) -> ScriptedModel:
-        return ScriptedModel(list(self.steps), name=f"scripted:{self.name}")
+    def model(self, provider: str | None = None) -> ScriptedModel:
+        """The scripted model; for a provider, without the steps its API cannot produce."""
+        skip = self.impossible_on.get(provider or "", ())
+        steps = [step for index, step in enumerate(self.steps) if index not in skip]
+        return ScriptedModel(steps, name=f"scripted:{self.name}")
 
     def run(self, model: Any = None, **overrides: Any) -> RunResult:
         from harness.loop import run  # the loop depends on nothing here; this keeps it that way
@@ -201,7 +206,10 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
                      _call("get_uv_index", city="Lisbon"))),
          Step.say("Lisbon tomorrow: light rain, 14 to 18 C. The UV service is down right now, "
                   "so I can't give you the UV index.")),
-        Exit.DONE),
+        Exit.DONE,
+        # Gemini never hands out a call to an undeclared function: it ends the reply with
+        # finishReason UNEXPECTED_TOOL_CALL instead, so its recording starts at the next step.
+        impossible_on={"gemini": (0,)}),
     Scenario(
         "retry_after_timeout", "a call fails once and is repeated: not a lack of progress",
         TRAVEL, "Find me a flight from Lisbon to Porto.",

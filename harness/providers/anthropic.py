@@ -30,7 +30,7 @@ from harness.messages import (
 from harness.providers import _http
 
 NAME = "anthropic"
-DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_MODEL = "claude-sonnet-4-6"
 BASE_URL = "https://api.anthropic.com/v1"
 API_VERSION = "2023-06-01"
 
@@ -47,7 +47,7 @@ class Anthropic:
 
     Example:
         >>> Anthropic(api_key="sk-ant-test", max_output_tokens=4096, thinking_budget=2048).model
-        'claude-sonnet-4-5'
+        'claude-sonnet-4-6'
     """
 
     name = NAME

@@ -58,7 +58,7 @@ USAGE = {"input_tokens": 398, "output_tokens": 155, "cache_creation_input_tokens
 def message(content: list[dict[str, Any]], stop_reason: str | None = "end_turn",
             usage: dict[str, Any] | None = None) -> dict[str, Any]:
     body = {"id": "msg_01WvueFjZVbHcj4H4zUzeGv2", "type": "message", "role": "assistant",
-            "model": "claude-sonnet-4-5-20250929", "content": content,
+            "model": "claude-sonnet-4-6-20250929", "content": content,
             "stop_reason": stop_reason, "stop_sequence": None, "usage": usage or USAGE}
     WireMessage.model_validate(body)  # the fixture is a real shape
     return body
@@ -83,7 +83,7 @@ def test_umbrella_request_is_exact():
     assert (request.headers["x-api-key"], request.headers["anthropic-version"]) == (
         "sk-ant-test", "2023-06-01")
     assert recorder.body == {
-        "model": "claude-sonnet-4-5", "max_tokens": 1024, "system": SYSTEM,
+        "model": "claude-sonnet-4-6", "max_tokens": 1024, "system": SYSTEM,
         "messages": [
             {"role": "user", "content": QUESTION},
             {"role": "assistant", "content": [
@@ -284,7 +284,7 @@ def replies(draw: st.DrawFn) -> tuple[Reply, dict[str, Any]]:
     reply = Reply(message=AssistantMessage(
         content=content, tool_calls=tool_calls,
         reasoning=[Reasoning(provider="anthropic", data=block) for block in thinking]),
-        stop_reason=stop, usage=Usage(**numbers), model="claude-sonnet-4-5-20250929")
+        stop_reason=stop, usage=Usage(**numbers), model="claude-sonnet-4-6-20250929")
     return reply, message(blocks, wire_stop, usage)
 
 

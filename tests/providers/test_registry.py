@@ -38,7 +38,7 @@ SHARED_NAMES = ["_to_wire", "_map_messages", "_map_message", "_map_tools", "_map
                 "from_wire"]
 DEFAULTS = {"openai_chat": ("gpt-5-mini", "https://api.openai.com/v1"),
             "openai_responses": ("gpt-5-mini", "https://api.openai.com/v1"),
-            "anthropic": ("claude-sonnet-4-5", "https://api.anthropic.com/v1"),
+            "anthropic": ("claude-sonnet-4-6", "https://api.anthropic.com/v1"),
             "gemini": ("gemini-2.5-flash", "https://generativelanguage.googleapis.com/v1beta")}
 
 

@@ -1,0 +1,233 @@
+"""The emulator: four real wire formats served from a scripted model, with no key and no network.
+
+`Emulator(model)` is an httpx transport: POST /v1/chat/completions, /v1/responses, /v1/messages
+and /v1beta/models/{model}:generateContent are validated like the real APIs (same status, error
+envelope and text), turned into neutral messages for `model.complete`, and the neutral reply is
+rendered as the real JSON. `serve(emulator)` puts it on a loopback port for any client, the
+official SDKs included. It does not stream, store responses, check keys or emulate rate limits.
+
+Usage follows `harness.tokens`, computed from the wire body, and this rule wins over any usage
+the model reports: input is the request's tokens, cached input is the prefix shared with this
+emulator's previous request to the same API (from 1,024 tokens on), output is the reply's text,
+tool names and arguments, plus thinking, which is also reported as reasoning tokens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import threading
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import ModuleType
+from typing import Any
+
+import httpx
+
+from harness.emulator import anthropic, gemini, openai_chat, openai_responses
+from harness.emulator._errors import WireError
+from harness.emulator._ids import CallIds, Ledger
+from harness.errors import ProviderError
+from harness.messages import Model, Reply, Usage, argument_text
+from harness.tokens import cached_tokens, compact_json, count_tokens
+
+__all__ = ["Emulator", "Exchange", "WireError", "anthropic", "gemini", "openai_chat",
+           "openai_responses", "serve"]
+
+ROUTES: dict[str, ModuleType] = {"/v1/chat/completions": openai_chat,
+                                 "/v1/responses": openai_responses,
+                                 "/v1/messages": anthropic}
+GEMINI_PATH = re.compile(r"/v1beta/models/([^/:]+):generateContent")
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request the emulator answered, as sent and as answered on the wire."""
+
+    path: str
+    request: Any
+    status: int
+    response: dict[str, Any]
+
+
+class Emulator(httpx.BaseTransport):
+    """Serves the four wire formats from `model` (a `ScriptedModel` or any `Model`).
+
+    Example:
+        >>> from harness.scripted import ScriptedModel, Step
+        >>> client = httpx.Client(transport=Emulator(ScriptedModel([Step.say("Hi")])))
+        >>> client.post("https://api.openai.com/v1/chat/completions", json={
+        ...     "model": "gpt-5-mini", "messages": [{"role": "user", "content": "Hello"}]
+        ... }).json()["choices"][0]["message"]["content"]
+        'Hi'
+    """
+
+    def __init__(self, model: Model, *, seed: str = ""):
+        self.model = model
+        self.seed = seed
+        self.exchanges: list[Exchange] = []
+        self._ledger = Ledger(seed)
+        self._previous: dict[str, str] = {}  # the last accepted body text, per API
+        self._lock = threading.Lock()  # the loopback server answers from several threads
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        status, headers, content = self.respond(request.method, request.url.path,
+                                                request.read(), request.headers)
+        return httpx.Response(status, headers=headers, content=content)
+
+    def respond(self, method: str, path: str, content: bytes,
+                headers: Mapping[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        """Answer one HTTP request: (status, headers, body bytes). Used by both front ends."""
+        with self._lock:
+            ids = self._ledger.call(len(self.exchanges) + 1)
+            api, path_model = _route(path, headers or {})
+            status, body, request = self._answer(api, path_model, method, path, content, ids)
+            if body.get("type") == "error" and body.get("request_id") is None:
+                body["request_id"] = ids.request_id()
+            self.exchanges.append(Exchange(path, request, status, body))
+        # Pretty-printed like OpenAI and Google, or compact like Anthropic.
+        separators = (",", ": ") if api.INDENT else (",", ":")
+        text = json.dumps(body, indent=api.INDENT, separators=separators, ensure_ascii=False)
+        return status, _headers(api, ids), text.encode()
+
+    def _answer(self, api: ModuleType, path_model: str | None, method: str, path: str,
+                content: bytes, ids: CallIds) -> tuple[int, dict[str, Any], Any]:
+        if method != "POST" or (api is gemini and path_model is None) or (
+                api is not gemini and path not in ROUTES):
+            return _failure(api.not_found_error(method, path), None)
+        try:
+            body = json.loads(content.decode("utf-8") or "null")
+        except ValueError as error:
+            return _failure(api.invalid_json_error(error), None)
+        if not isinstance(body, dict):
+            return _failure(api.invalid_json_error(ValueError("Expecting object")), body)
+        try:
+            api.validate(body, ledger=self._ledger)
+            messages, tools, tool_choice = api.parse_request(body)
+        except WireError as error:
+            return _failure(error, body)
+        except (AttributeError, KeyError, TypeError, ValueError) as error:
+            return _failure(_unreadable(api, error), body)
+        try:  # errors of the script itself (ScriptError, bugs) propagate to the caller
+            reply = self.model.complete(messages, tools=tools, tool_choice=tool_choice)
+        except ProviderError as error:
+            return _failure(WireError(error.status, api.error_body(
+                error.status, error.error_type, error.message)), body)
+        usage = self._usage(api, body, reply)
+        return 200, api.render(reply, body, ids=ids, usage=usage, model=path_model), body
+
+    def _usage(self, api: ModuleType, body: dict[str, Any], reply: Reply) -> Usage:
+        text = compact_json(body)
+        cached = cached_tokens(self._previous.get(api.__name__), text)
+        self._previous[api.__name__] = text
+        message = reply.message
+        thinking = "".join(str(r.data.get("thinking", "")) for r in message.reasoning)
+        reasoning = count_tokens(thinking) if thinking else 0
+        output = count_tokens(message.content or "") + sum(
+            count_tokens(call.name + argument_text(call)) for call in message.tool_calls)
+        return Usage(input_tokens=count_tokens(text), output_tokens=output + reasoning,
+                     cached_input_tokens=cached, reasoning_tokens=reasoning)
+
+
+def _route(path: str, headers: Mapping[str, str]) -> tuple[ModuleType, str | None]:
+    """The API a request is for, and the model named in a Gemini path. Unknown paths get the
+    error shape of the provider whose client most likely sent them."""
+    if path in ROUTES:
+        return ROUTES[path], None
+    match = GEMINI_PATH.fullmatch(path)
+    if match:
+        return gemini, match.group(1)
+    names = {name.lower() for name in headers}
+    if "x-goog-api-key" in names or path.startswith("/v1beta/") or re.search(
+            r"/models/[^/]+:", path):
+        return gemini, None
+    if {"anthropic-version", "x-api-key"} & names or path.startswith("/v1/messages"):
+        return anthropic, None
+    return openai_chat, None
+
+
+def _unreadable(api: ModuleType, error: Exception) -> WireError:
+    # Not a real text: the emulator's own parser gave up on a request of the wrong shape (a
+    # message that is a string, a call without a name...). Say so rather than crash.
+    message = (f"(emulator) This request does not have the shape the API expects and could not "
+               f"be read ({type(error).__name__}: {error}). Check it against the API reference.")
+    return WireError(400, api.error_body(400, "invalid_request_error", message))
+
+
+def _failure(error: WireError, request: Any) -> tuple[int, dict[str, Any], Any]:
+    return error.status, error.body, request
+
+
+def _headers(api: ModuleType, ids: CallIds) -> dict[str, str]:
+    headers = {"content-type": "application/json"}
+    if api is anthropic:
+        headers["request-id"] = ids.request_id()
+    elif api is not gemini:
+        headers["x-request-id"] = "req_" + ids.hex("x-request-id", 32)
+    return headers
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Hands each HTTP request to the emulator (set on a subclass by `serve`)."""
+
+    emulator: Emulator
+    protocol_version = "HTTP/1.1"  # keep-alive, as the SDKs' connection pools expect
+
+    def do_POST(self) -> None:
+        self._dispatch()
+
+    do_GET = do_PUT = do_DELETE = do_PATCH = do_POST
+
+    def _dispatch(self) -> None:
+        content = self._read_body()
+        path = self.path.split("?", 1)[0]
+        try:
+            status, headers, body = self.emulator.respond(self.command, path, content,
+                                                          dict(self.headers))
+        except Exception as error:  # a script error: tell the client, and ask it not to retry
+            api, _ = _route(path, dict(self.headers))
+            status = 500
+            body = json.dumps(api.error_body(500, "api_error", str(error))).encode()
+            headers = {"content-type": "application/json", "x-should-retry": "false"}
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _read_body(self) -> bytes:
+        if "chunked" in self.headers.get("transfer-encoding", "").lower():
+            chunks = []
+            while size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+            self.rfile.readline()
+            return b"".join(chunks)
+        return self.rfile.read(int(self.headers.get("content-length") or 0))
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # quiet: tests and notebooks should not print a line per request
+
+
+@contextlib.contextmanager
+def serve(emulator: Emulator, *, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Serve `emulator` over HTTP on loopback while the block runs; yields the base URL.
+
+    Example:
+        with serve(Emulator(model)) as url:
+            client = openai.OpenAI(base_url=url + "/v1", api_key="test")
+    """
+    handler = type("Handler", (_Handler,), {"emulator": emulator})
+    server = ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, name="emulator", daemon=True)
+    thread.start()
+    try:
+        yield f"http://{host}:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()

@@ -1,0 +1,201 @@
+"""The cassette library: complete, scrubbed, valid for the official SDKs, replayable, reproducible."""
+
+import json
+import re
+from pathlib import Path
+
+import httpx
+import pytest
+import yaml
+
+from harness import replay, scenarios
+from harness.errors import CassetteError, ReplayMismatch
+from harness.replay import CASSETTES, PROVIDERS, load_interactions
+
+PAIRS = [(p, s) for p in PROVIDERS for s in scenarios.SCENARIOS]
+SECRET = re.compile(r"(sk-[A-Za-z0-9_-]{20,}|sk-ant-[A-Za-z0-9_-]{10,}|AIza[0-9A-Za-z_-]{30,}"
+                    r"|Bearer\s+\S{8,}|set-cookie|x-goog-api-key|x-api-key|authorization"
+                    r"|openai-organization|openai-project|[?&]key=)", re.IGNORECASE)
+
+
+def test_every_scenario_is_recorded_for_every_provider():
+    missing = [f"{p}/{s}" for p, s in PAIRS if not replay.cassette_path(p, s).exists()]
+    assert not missing, f"missing cassettes: {missing}; run `make cassettes`"
+    extra = {str(path.relative_to(CASSETTES)) for path in CASSETTES.glob("*/*.yaml")} - {
+        f"{p}/{s}.yaml" for p, s in PAIRS}
+    assert not extra, f"cassettes for no scenario: {extra}"
+
+
+def test_manifest_describes_each_cassette():
+    manifest = json.loads((CASSETTES / "manifest.json").read_text())
+    for provider, scenario in PAIRS:
+        entry = manifest[provider][scenario]
+        assert entry["made_by"] in ("emulator", "live")
+        assert entry["model"] and entry["api_version"] == replay.API_VERSIONS[provider]
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", entry["date"])
+        assert entry["exit"] == scenarios.get(scenario).expected_exit.value
+
+
+@pytest.mark.parametrize("path", sorted(CASSETTES.glob("*/*.yaml")), ids=lambda p: p.stem)
+def test_no_secret_or_noisy_header_in_any_cassette(path: Path):
+    text = path.read_text()
+    assert not SECRET.search(text), f"{path}: {SECRET.search(text).group(0)!r}"
+    data = yaml.safe_load(text)  # the stock YAML loader reads it: plain vcrpy YAML
+    for interaction in data["interactions"]:
+        assert set(map(str.lower, interaction["request"]["headers"])) <= {
+            "content-type", "anthropic-version"}
+        assert set(map(str.lower, interaction["response"]["headers"])) <= {"content-type"}
+        json.loads(interaction["request"]["body"])  # readable JSON, not compressed bytes
+
+
+def _validator(provider: str):
+    if provider == "openai_chat":
+        from openai.types.chat import ChatCompletion
+        return ChatCompletion.model_validate
+    if provider == "openai_responses":
+        from openai.types.responses import Response
+        return Response.model_validate
+    if provider == "anthropic":
+        from anthropic.types import Message
+        return Message.model_validate
+    from google.genai.types import GenerateContentResponse
+    return GenerateContentResponse.model_validate
+
+
+def _error_validator(provider: str):
+    if provider.startswith("openai"):
+        from openai.types.shared import ErrorObject
+        return lambda body: ErrorObject.model_validate(body["error"])
+    if provider == "anthropic":
+        from anthropic.types.shared import ErrorResponse
+        return ErrorResponse.model_validate
+
+    def google(body):
+        from google.genai.errors import APIError
+        error = APIError(body["error"]["code"], body)
+        assert error.status and error.message
+    return google
+
+
+@pytest.mark.parametrize(("provider", "scenario"), PAIRS)
+def test_response_bodies_validate_against_the_official_sdk_types(provider, scenario):
+    for exchange in load_interactions(provider, scenario):
+        if exchange["status"] >= 400:
+            _error_validator(provider)(exchange["response"])
+        else:
+            _validator(provider)(exchange["response"])
+
+
+@pytest.mark.parametrize(("provider", "scenario"), PAIRS)
+def test_the_reference_loop_replays_to_the_intended_exit(provider, scenario):
+    with replay.replay(provider, scenario) as session:
+        result = session.run()
+        assert result.status is session.scenario.expected_exit
+        assert session.unplayed == 0, "the run made fewer calls than were recorded"
+
+
+def _sdk_call(provider: str, body: dict, url: str):
+    """Send a recorded request body through the official client; return its parsed reply."""
+    if provider.startswith("openai"):
+        import openai
+        client = openai.OpenAI(api_key="replay", max_retries=0)
+        create = (client.chat.completions.create if provider == "openai_chat"
+                  else client.responses.create)
+        return create(**body)
+    if provider == "anthropic":
+        import anthropic
+        return anthropic.Anthropic(api_key="replay", max_retries=0).messages.create(**body)
+    from google import genai
+    from google.genai import types
+    client = genai.Client(api_key="replay", http_options=types.HttpOptions(api_version="v1beta"))
+    config = {key: body[key] for key in ("systemInstruction", "tools", "toolConfig") if key in body}
+    config |= body.get("generationConfig", {})
+    model = re.search(r"models/([^:]+):", url).group(1)
+    return client.models.generate_content(
+        model=model, contents=body["contents"],
+        config=types.GenerateContentConfig.model_validate(
+            config | {"automaticFunctionCalling": {"disable": True}}))
+
+
+@pytest.mark.parametrize(("provider", "scenario"), PAIRS)
+def test_every_cassette_replays_through_the_official_client(provider, scenario):
+    exchanges = load_interactions(provider, scenario)
+    path = replay.cassette_path(provider, scenario)
+    with replay._vcr("none").use_cassette(str(path)) as cassette:
+        for exchange in exchanges:
+            reply = _sdk_call(provider, exchange["request"], exchange["url"])
+            assert reply is not None
+        assert cassette.all_played
+
+
+def test_a_wrong_request_names_the_call_and_the_place():
+    from harness.messages import ToolMessage
+
+    # A broken loop: the tool result goes in before the assistant turn that asked for it.
+    with pytest.raises(ReplayMismatch) as caught, replay.replay("openai_chat", "umbrella") as s:
+        first = s.model.complete(s.scenario.messages(), tools=s.scenario.tools().specs)
+        call = first.message.tool_calls[0]
+        wrong = [*s.scenario.messages(), ToolMessage(tool_call_id=call.id, content="rain"),
+                 first.message]
+        s.model.complete(wrong, tools=s.scenario.tools().specs)
+    message = str(caught.value)
+    assert "openai_chat/umbrella, call 2" in message
+    assert "body.messages[2]" in message and "04_reading_the_input" in message
+
+
+def test_an_extra_call_says_the_recording_has_ended():
+    with pytest.raises(ReplayMismatch, match="has only 1 call"), \
+            replay.replay("anthropic", "no_tool_needed") as session:
+        session.run()
+        session.model.complete(session.scenario.messages())
+
+
+def test_replay_answers_only_from_the_cassette_and_blocks_other_sockets():
+    import socket
+
+    from harness import NetworkBlocked, guard
+    guard.uninstall()  # prove that replay installs the guard itself
+    try:
+        with replay.replay("gemini", "umbrella") as session:
+            with pytest.raises(NetworkBlocked):
+                socket.create_connection(("example.com", 80), timeout=2)
+            with pytest.raises(ReplayMismatch, match="went to GET https://example.com/"):
+                session.model.client.get("https://example.com/")
+        # any other httpx client inside the block is answered from the cassette too
+        with pytest.raises(ReplayMismatch, match="call 1"), replay.replay("gemini", "umbrella"):
+            httpx.get("https://example.com/", timeout=2)
+    finally:
+        guard.install()
+
+
+def test_missing_cassette_and_unknown_names_explain_the_fix(tmp_path):
+    with pytest.raises(CassetteError, match="python -m harness record"):
+        with replay.replay("anthropic", "umbrella", directory=tmp_path):
+            pass
+    with pytest.raises(CassetteError, match="choose one of"):
+        load_interactions("openai", "umbrella")
+    with pytest.raises(ValueError, match="choose one of"):
+        load_interactions("anthropic", "umbrela")
+
+
+def test_recording_refuses_to_overwrite_and_regenerates_byte_identical(tmp_path):
+    for provider in PROVIDERS:
+        for scenario in scenarios.SCENARIOS:
+            replay.record(provider, scenario, directory=tmp_path)
+    for provider, scenario in PAIRS:
+        fresh = replay.cassette_path(provider, scenario, directory=tmp_path).read_bytes()
+        committed = replay.cassette_path(provider, scenario).read_bytes()
+        assert fresh == committed, f"{provider}/{scenario} differs: run `make cassettes`"
+    with pytest.raises(CassetteError, match="--force"):
+        replay.record("anthropic", "umbrella", directory=tmp_path)
+    before = (tmp_path / "manifest.json").read_bytes()
+    replay.record("anthropic", "umbrella", directory=tmp_path, force=True)
+    assert (tmp_path / "manifest.json").read_bytes() == before
+
+
+def test_live_recording_without_a_key_fails_clearly(tmp_path, monkeypatch):
+    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    with pytest.raises(CassetteError, match="ANTHROPIC_API_KEY"):
+        replay.record("anthropic", "umbrella", live=True, directory=tmp_path)
+    assert not list(tmp_path.rglob("*.yaml"))
