@@ -9,8 +9,8 @@ Gemini thought signatures) rides along opaquely in `Reasoning` and `ToolCall.ext
 from __future__ import annotations
 
 import json
-from enum import StrEnum
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter

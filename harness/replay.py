@@ -57,7 +57,6 @@ def provider_options(provider: str, scenario: scenarios.Scenario) -> dict[str, A
     return options
 
 
-# ---- matching -----------------------------------------------------------------------------------
 
 def _normal(value: Any, key: str = "") -> Any:
     """A JSON value with the differences that carry no meaning removed."""
@@ -97,12 +96,13 @@ def first_difference(expected: Any, sent: Any, path: str = "body") -> str | None
                 return found
         return None
     if isinstance(expected, list) and isinstance(sent, list):
-        for index, (left, right) in enumerate(zip(expected, sent)):
+        for index, (left, right) in enumerate(zip(expected, sent, strict=False)):
             if found := first_difference(left, right, f"{path}[{index}]"):
                 return found
         if len(expected) != len(sent):
+            longer = expected if len(expected) > len(sent) else sent
             return (f"{path} has {len(sent)} items but the recording has {len(expected)}; "
-                    f"first extra: {_short((expected if len(expected) > len(sent) else sent)[min(len(expected), len(sent))])}")
+                    f"the first unmatched one is {_short(longer[min(len(expected), len(sent))])}")
         return None
     if expected != sent:
         return f"{path} is {_short(sent)} but the recording has {_short(expected)}"
@@ -121,7 +121,6 @@ def _json_body_matcher(recorded: Any, sent: Any) -> None:
         raise AssertionError(found)
 
 
-# ---- cassette files -------------------------------------------------------------------------------
 
 class _Dumper(yaml.SafeDumper):
     pass
@@ -210,7 +209,6 @@ def _existing(provider: str, scenario: str, directory: Path) -> Path:
     return path
 
 
-# ---- replay ----------------------------------------------------------------------------------------
 
 @dataclass
 class Replay:
@@ -294,7 +292,6 @@ def replay_scenario(provider: str, scenario: str, **overrides: Any) -> RunResult
         return session.run(**overrides)
 
 
-# ---- recording ------------------------------------------------------------------------------------
 
 def record(provider: str, scenario: str, *, live: bool = False, force: bool = False,
            directory: Path = CASSETTES) -> Path:

@@ -43,7 +43,7 @@ def cached_tokens(previous: str | None, current: str) -> int:
     if not previous:
         return 0
     shared = 0
-    for left, right in zip(previous, current):
+    for left, right in zip(previous, current, strict=False):
         if left != right:
             break
         shared += 1

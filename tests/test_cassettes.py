@@ -1,4 +1,4 @@
-"""The cassette library: complete, scrubbed, valid for the official SDKs, replayable, reproducible."""
+"""The cassette library: complete, scrubbed, valid for the official SDKs, replayable, repeatable."""
 
 import json
 import re
