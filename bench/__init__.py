@@ -1,1 +1,1 @@
-"""Benchmarks for agent-loop-kit. Run them all with `python -m bench`; figures in bench/README.md."""
+"""Benchmarks for agent-loop-kit: `python -m bench` runs them all; figures in bench/README.md."""

@@ -45,7 +45,7 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _record(args: argparse.Namespace) -> int:
-    from harness import replay
+    from harness import record, replay
 
     if args.all == bool(args.provider and args.scenario):
         print("error: give --provider and --scenario, or --all", file=sys.stderr)
@@ -53,7 +53,7 @@ def _record(args: argparse.Namespace) -> int:
     chosen = [(p, s) for p in (replay.PROVIDERS if args.all else [args.provider])
               for s in (scenarios.SCENARIOS if args.all else [args.scenario])]
     for provider, scenario in chosen:
-        path = replay.record(provider, scenario, live=not args.emulator, force=args.force)
+        path = record.record(provider, scenario, live=not args.emulator, force=args.force)
         print(f"recorded {path}")
     return 0
 

@@ -8,9 +8,9 @@ import httpx
 import pytest
 import yaml
 
-from harness import replay, scenarios
+from harness import cassettes, record, replay, scenarios
+from harness.cassettes import CASSETTES, PROVIDERS, load_interactions
 from harness.errors import CassetteError, ReplayMismatch
-from harness.replay import CASSETTES, PROVIDERS, load_interactions
 
 PAIRS = [(p, s) for p in PROVIDERS for s in scenarios.SCENARIOS]
 SECRET = re.compile(r"(sk-[A-Za-z0-9_-]{20,}|sk-ant-[A-Za-z0-9_-]{10,}|AIza[0-9A-Za-z_-]{30,}"
@@ -31,7 +31,7 @@ def test_manifest_describes_each_cassette():
     for provider, scenario in PAIRS:
         entry = manifest[provider][scenario]
         assert entry["made_by"] in ("emulator", "live")
-        assert entry["model"] and entry["api_version"] == replay.API_VERSIONS[provider]
+        assert entry["model"] and entry["api_version"] == cassettes.API_VERSIONS[provider]
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", entry["date"])
         assert entry["exit"] == scenarios.get(scenario).expected_exit.value
 
@@ -121,7 +121,7 @@ def _sdk_call(provider: str, body: dict, url: str):
 def test_every_cassette_replays_through_the_official_client(provider, scenario):
     exchanges = load_interactions(provider, scenario)
     path = replay.cassette_path(provider, scenario)
-    with replay._vcr("none").use_cassette(str(path)) as cassette:
+    with cassettes.recorder("none").use_cassette(str(path)) as cassette:
         for exchange in exchanges:
             reply = _sdk_call(provider, exchange["request"], exchange["url"])
             assert reply is not None
@@ -181,15 +181,15 @@ def test_missing_cassette_and_unknown_names_explain_the_fix(tmp_path):
 def test_recording_refuses_to_overwrite_and_regenerates_byte_identical(tmp_path):
     for provider in PROVIDERS:
         for scenario in scenarios.SCENARIOS:
-            replay.record(provider, scenario, directory=tmp_path)
+            record.record(provider, scenario, directory=tmp_path)
     for provider, scenario in PAIRS:
         fresh = replay.cassette_path(provider, scenario, directory=tmp_path).read_bytes()
         committed = replay.cassette_path(provider, scenario).read_bytes()
         assert fresh == committed, f"{provider}/{scenario} differs: run `make cassettes`"
     with pytest.raises(CassetteError, match="--force"):
-        replay.record("anthropic", "umbrella", directory=tmp_path)
+        record.record("anthropic", "umbrella", directory=tmp_path)
     before = (tmp_path / "manifest.json").read_bytes()
-    replay.record("anthropic", "umbrella", directory=tmp_path, force=True)
+    record.record("anthropic", "umbrella", directory=tmp_path, force=True)
     assert (tmp_path / "manifest.json").read_bytes() == before
 
 
@@ -197,5 +197,5 @@ def test_live_recording_without_a_key_fails_clearly(tmp_path, monkeypatch):
     for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     with pytest.raises(CassetteError, match="ANTHROPIC_API_KEY"):
-        replay.record("anthropic", "umbrella", live=True, directory=tmp_path)
+        record.record("anthropic", "umbrella", live=True, directory=tmp_path)
     assert not list(tmp_path.rglob("*.yaml"))

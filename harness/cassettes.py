@@ -1,0 +1,201 @@
+"""The cassette files: where they live, how they are written, scrubbed, read and matched.
+
+A cassette is plain vcrpy YAML, one per provider and scenario, with JSON bodies indented and every
+header but `content-type` (and `anthropic-version`) removed. Requests are matched on their JSON
+meaning: key order, whitespace, camelCase or snake_case keys and re-encoded signatures do not
+matter, and `first_difference` says in plain words where two bodies part. Replaying is in
+`harness.replay`, recording in `harness.record`; neither this module nor they know a wire format.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import vcr
+import yaml
+
+from harness import providers, scenarios
+from harness.errors import CassetteError
+
+CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
+PROVIDERS = tuple(providers.PROVIDERS)
+API_VERSIONS = {"openai_chat": "v1", "openai_responses": "v1",
+                "anthropic": "2023-06-01", "gemini": "v1beta"}
+# Only these headers are kept: nothing else is needed to replay, and everything else may identify
+# an account (authorization, x-api-key, x-goog-api-key, cookies, organisation and project ids).
+KEPT_REQUEST_HEADERS = {"content-type", "anthropic-version"}
+KEPT_RESPONSE_HEADERS = {"content-type"}
+SIGNATURE_FIELDS = {"signature", "thoughtSignature", "thought_signature", "encrypted_content"}
+
+
+def cassette_path(provider: str, scenario: str, *, directory: Path = CASSETTES) -> Path:
+    return directory / provider / f"{scenario}.yaml"
+
+
+def provider_options(provider: str, scenario: scenarios.Scenario) -> dict[str, Any]:
+    """Adapter settings a scenario needs: its output limit, and reasoning where it asks for it."""
+    options: dict[str, Any] = {"max_output_tokens": scenario.max_output_tokens}
+    if scenario.thinking:
+        options |= {"anthropic": {"thinking_budget": 1024, "max_output_tokens": 2048},
+                    "openai_responses": {"reasoning_effort": "low"},
+                    "gemini": {"thinking_budget": 512}}.get(provider, {})
+    return options
+
+
+
+def _normal(value: Any, key: str = "") -> Any:
+    """A JSON value with the differences that carry no meaning removed."""
+    if isinstance(value, dict):
+        return {_camel(k): _normal(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normal(v) for v in value]
+    if isinstance(value, str) and key in SIGNATURE_FIELDS:
+        # Some clients decode a signature and re-encode it as URL-safe base64 without padding.
+        return value.replace("-", "+").replace("_", "/").rstrip("=")
+    return value
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(part.title() for part in rest) if rest and head else key
+
+
+def body_of(request: Any) -> Any:
+    raw = request.body or b""
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return raw
+
+
+def first_difference(expected: Any, sent: Any, path: str = "body") -> str | None:
+    """Where two JSON values first differ, in plain words; None when they mean the same."""
+    expected, sent = _normal(expected), _normal(sent)
+    if isinstance(expected, dict) and isinstance(sent, dict):
+        for key in [*expected, *(k for k in sent if k not in expected)]:
+            if key not in sent:
+                return f"{path}.{key} is missing; the recording has {_short(expected[key])}"
+            if key not in expected:
+                return f"{path}.{key} was sent ({_short(sent[key])}) but is not in the recording"
+            if found := first_difference(expected[key], sent[key], f"{path}.{key}"):
+                return found
+        return None
+    if isinstance(expected, list) and isinstance(sent, list):
+        for index, (left, right) in enumerate(zip(expected, sent, strict=False)):
+            if found := first_difference(left, right, f"{path}[{index}]"):
+                return found
+        if len(expected) != len(sent):
+            longer = expected if len(expected) > len(sent) else sent
+            return (f"{path} has {len(sent)} items but the recording has {len(expected)}; "
+                    f"the first unmatched one is {_short(longer[min(len(expected), len(sent))])}")
+        return None
+    if expected != sent:
+        return f"{path} is {_short(sent)} but the recording has {_short(expected)}"
+    return None
+
+
+def _short(value: Any, limit: int = 160) -> str:
+    if isinstance(value, bytes):
+        value = value.decode(errors="replace")
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+def _json_body_matcher(recorded: Any, sent: Any) -> None:
+    if (found := first_difference(body_of(recorded), body_of(sent))) is not None:
+        raise AssertionError(found)
+
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: 10x faster
+
+
+def _str(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = "|" if "\n" in value else None  # JSON bodies as readable blocks, not escaped lines
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _str)
+
+
+class _Serializer:
+    """vcrpy's YAML with multi-line strings as blocks; loads with the stock yaml serializer."""
+
+    @staticmethod
+    def serialize(cassette: dict[str, Any]) -> str:
+        return yaml.dump(cassette, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+
+    @staticmethod
+    def deserialize(text: str) -> dict[str, Any]:
+        return yaml.load(text, Loader=_Loader)
+
+
+def _pretty(raw: bytes | str | None) -> bytes | str | None:
+    """Indented JSON, of the same type it came in (vcrpy also runs the hooks when loading)."""
+    try:
+        text = json.dumps(json.loads(raw), indent=2, ensure_ascii=False) + "\n"
+    except (TypeError, ValueError):
+        return raw
+    return text.encode() if isinstance(raw, bytes) else text
+
+
+def _scrub_request(request: Any) -> Any:
+    for name in list(request.headers):
+        if name.lower() not in KEPT_REQUEST_HEADERS:
+            del request.headers[name]
+    request.body = _pretty(request.body)
+    return request
+
+
+def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
+    response["headers"] = {k: v for k, v in response["headers"].items()
+                           if k.lower() in KEPT_RESPONSE_HEADERS}
+    response["body"]["string"] = _pretty(response["body"]["string"])
+    return response
+
+
+def recorder(record_mode: str) -> vcr.VCR:
+    """A vcrpy configured for kit cassettes: scrubbing, readable YAML, semantic matching."""
+    recorder = vcr.VCR(record_mode=record_mode, decode_compressed_response=True,
+                       filter_query_parameters=["key"], before_record_request=_scrub_request,
+                       before_record_response=_scrub_response,
+                       match_on=["method", "scheme", "host", "path", "json_body"])
+    recorder.register_matcher("json_body", _json_body_matcher)
+    recorder.register_serializer("kit_yaml", _Serializer)
+    recorder.serializer = "kit_yaml"
+    return recorder
+
+
+def load_interactions(provider: str, scenario: str, *, directory: Path = CASSETTES
+                      ) -> list[dict[str, Any]]:
+    """The recorded exchanges, as plain data: request and response JSON, status, URL."""
+    path = existing(provider, scenario, directory)
+    try:
+        data = _Serializer.deserialize(path.read_text())
+        return [{"method": i["request"]["method"], "url": i["request"]["uri"],
+                 "request": json.loads(i["request"]["body"]),
+                 "status": i["response"]["status"]["code"],
+                 "response": json.loads(i["response"]["body"]["string"])}
+                for i in data["interactions"]]
+    except (KeyError, TypeError, ValueError, yaml.YAMLError) as exc:
+        raise CassetteError(f"{path} is not a readable kit cassette ({exc}). Re-record it with "
+                            f"`python -m harness record --provider {provider} --scenario "
+                            f"{scenario} --emulator --force`.") from exc
+
+
+def existing(provider: str, scenario: str, directory: Path = CASSETTES) -> Path:
+    """The cassette for a provider and scenario, or a CassetteError that says how to make it."""
+    if provider not in PROVIDERS:
+        raise CassetteError(f"unknown provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
+    scenarios.get(scenario)  # a ValueError listing the names, for a typo
+    path = cassette_path(provider, scenario, directory=directory)
+    if not path.exists():
+        raise CassetteError(f"no cassette at {path}. Record it with `python -m harness record "
+                            f"--provider {provider} --scenario {scenario} --emulator`.")
+    return path
