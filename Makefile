@@ -21,8 +21,9 @@ $(VENV)/.test: $(BIN)/uv requirements/test.txt pyproject.toml
 	VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install --quiet -r requirements/test.txt -e .
 	touch $@ $(VENV)/.lab
 
+# JupyterLab refuses to start as root unless told; containers and CI machines often are root.
 lab: $(VENV)/.lab
-	$(BIN)/jupyter lab lessons/
+	$(BIN)/jupyter lab lessons/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # The browser test drives Debian's chromium; install it when we may (root with apt-get).
 chromium:
