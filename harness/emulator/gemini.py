@@ -292,8 +292,11 @@ def _user(content: dict[str, Any], asked: list[ToolCall]) -> list[Message]:
                 (c for c in unused if c.name == response.get("name")), None)
             if match:
                 unused.remove(match)
+            result = response.get("response")
+            # Gemini has no error flag: by convention a failure is wrapped as {"error": ...}.
+            failed = isinstance(result, dict) and list(result) == ["error"]
             out.append(ToolMessage(tool_call_id=match.id if match else response.get("name", ""),
-                                   content=_result_text(response.get("response"))))
+                                   content=_result_text(result), is_error=failed))
         elif "text" in part:
             out.append(UserMessage(content=part["text"]))
     return out
