@@ -14,7 +14,7 @@ import time
 import httpx
 import vcr
 
-from harness import cassettes, replay
+from harness import replay
 
 SCENARIO = "bench_press"
 ROUNDS = 30

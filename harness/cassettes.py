@@ -71,27 +71,38 @@ def body_of(request: Any) -> Any:
 
 
 def first_difference(expected: Any, sent: Any, path: str = "body") -> str | None:
-    """Where two JSON values first differ, in plain words; None when they mean the same."""
-    expected, sent = _normal(expected), _normal(sent)
+    """Where two JSON values first differ, in plain words and in the sent body's own keys;
+    None when they mean the same."""
     if isinstance(expected, dict) and isinstance(sent, dict):
-        for key in [*expected, *(k for k in sent if k not in expected)]:
-            if key not in sent:
-                return f"{path}.{key} is missing; the recording has {_short(expected[key])}"
-            if key not in expected:
-                return f"{path}.{key} was sent ({_short(sent[key])}) but is not in the recording"
-            if found := first_difference(expected[key], sent[key], f"{path}.{key}"):
+        recorded = {_camel(k): (k, v) for k, v in expected.items()}
+        given = {_camel(k): (k, v) for k, v in sent.items()}
+        for key in [*recorded, *(k for k in given if k not in recorded)]:
+            if key not in given:
+                name, value = recorded[key]
+                return f"{path}.{name} is missing; the recording has {_short(value)}"
+            if key not in recorded:
+                name, value = given[key]
+                return f"{path}.{name} was sent ({_short(value)}) but is not in the recording"
+            name = given[key][0]
+            if found := _differ(recorded[key][1], given[key][1], f"{path}.{name}", name):
                 return found
         return None
+    return _differ(expected, sent, path, "")
+
+
+def _differ(expected: Any, sent: Any, path: str, key: str) -> str | None:
+    if isinstance(expected, dict) and isinstance(sent, dict):
+        return first_difference(expected, sent, path)
     if isinstance(expected, list) and isinstance(sent, list):
         for index, (left, right) in enumerate(zip(expected, sent, strict=False)):
-            if found := first_difference(left, right, f"{path}[{index}]"):
+            if found := _differ(left, right, f"{path}[{index}]", ""):
                 return found
         if len(expected) != len(sent):
             longer = expected if len(expected) > len(sent) else sent
             return (f"{path} has {len(sent)} items but the recording has {len(expected)}; "
                     f"the first unmatched one is {_short(longer[min(len(expected), len(sent))])}")
         return None
-    if expected != sent:
+    if _normal(expected, key) != _normal(sent, key):
         return f"{path} is {_short(sent)} but the recording has {_short(expected)}"
     return None
 

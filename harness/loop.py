@@ -61,8 +61,10 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
         calls = reply.message.tool_calls
         if reply.stop_reason is StopReason.MAX_TOKENS:
             return _end(result, Exit.TRUNCATED, "the reply hit the output-token limit")
-        if not calls:
-            return _end(result, Exit.DONE, answer=reply.message.content)
+        if not calls:  # a refusal or another stop is an answer too; the trace says which
+            unusual = "" if reply.stop_reason is StopReason.END_TURN else reply.stop_reason.value
+            return _end(result, Exit.DONE, unusual and f"stop reason {unusual}",
+                        answer=reply.message.content)
         if cancelled():
             return _end(result, Exit.INTERRUPTED, "cancelled", pending=(calls, CANCELLED))
         if token_budget is not None and result.usage.total_tokens > token_budget:
