@@ -1,0 +1,249 @@
+"""Checks for exercise 2, early exit: `run_loop` and its three exits.
+
+Each public function is one graded behaviour (the name is the test cell's grade id) and looks at
+one part of the two runs that `harness.grading.runs` logs: the whole run, the calls up to the cap,
+the pending results, the closing call, or where the closing instruction went. Failures name the
+scenario, the call number and the message index. `scripted_model` hands a scenario to a student
+who wants to try a loop by hand.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from harness.grading import hints, runs
+from harness.grading.compare import END, at, dict_message, first_difference
+from harness.grading.dictmodel import DictModel, Event
+from harness.grading.report import Divergence, Plain, checked, fail, self_check, show
+from harness.grading.runs import Run
+from harness.grading.scenarios import LoopScenario, generated_loops, loop_scenarios
+from harness.loop import CLOSING_INSTRUCTION
+
+# The views below: each graded behaviour compares one part of the two runs.
+
+
+def _full_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | None:
+    return (runs.compare_events(scenario, ref.events, run.events, ref, run)
+            or runs.compare_outcome(scenario, ref.outcome, run.outcome))
+
+
+def _cap_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | None:
+    want = ref.events[:runs.closing_index(ref, scenario)]
+    got = run.events[:runs.closing_index(run, scenario)]
+    note = (f"(runs nothing more: call {scenario.max_turns} was the last with tools allowed; "
+            f"its calls stay pending)")
+    return (runs.compare_events(scenario, want, got, ref, run, end_note=note)
+            or runs.compare_outcome(scenario, ref.outcome, run.outcome, status_only=True))
+
+
+def _closing_call(run: Run, scenario: LoopScenario) -> Event | None:
+    """The first call with tool_choice 'none', else the call after the first max_turns."""
+    calls = run.calls()
+    text_only = [event for event in calls if event.tool_choice == "none"]
+    if text_only:
+        return text_only[0]
+    return calls[scenario.max_turns] if len(calls) > scenario.max_turns else None
+
+
+def _without_system(messages: list[Any]) -> list[Any]:
+    return messages[1:] if messages and isinstance(messages[0], dict) \
+        and messages[0].get("role") == "system" else list(messages)
+
+
+def _masked(messages: list[Any]) -> list[Any]:
+    """Pending results compared by their start only: any text after 'Not executed' will do."""
+    return [{**dict_message(m), "content": runs.PENDING + "..."} if runs.is_pending(m)
+            else dict_message(m) for m in messages]
+
+
+def _pending_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | None:
+    mine, yours = _closing_call(ref, scenario), _closing_call(run, scenario)
+    assert mine is not None
+    if yours is None:
+        return Divergence(f"{scenario.label}, call {mine.number}", runs.describe(mine),
+                          Plain(f"(no closing call: {run.outcome.ended()})"),
+                          hints.LOOP_NO_CLOSING)
+    # Only the tail matters here: the results after the last assistant turn.
+    want = _masked(_results(_tail(mine.messages)))
+    got = _masked(_results(_tail(yours.messages)))
+    index = first_difference(want, got)
+    if index is None:
+        return None
+    return Divergence(f"{scenario.label}, call {yours.number}, pending result {index + 1}",
+                      show(at(want, index)), show(at(got, index)), hints.LOOP_PENDING)
+
+
+def _results(messages: list[Any]) -> list[Any]:
+    return [m for m in messages if isinstance(m, dict) and m.get("role") == "tool"]
+
+
+def _tail(messages: list[Any]) -> list[Any]:
+    last = max((i for i, m in enumerate(messages)
+                if isinstance(m, dict) and m.get("role") == "assistant"), default=-1)
+    return list(messages[last + 1:])
+
+
+def _closing_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | None:
+    mine, yours = _closing_call(ref, scenario), _closing_call(run, scenario)
+    assert mine is not None
+    if yours is None:
+        return Divergence(f"{scenario.label}, call {mine.number}", runs.describe(mine),
+                          Plain(f"(no closing call: {run.outcome.ended()})"),
+                          hints.LOOP_NO_CLOSING)
+    if yours.tool_choice != "none":
+        return Divergence(f"{scenario.label}, call {mine.number} (the closing call), tool_choice",
+                          repr("none"), repr(yours.tool_choice),
+                          runs.choice_hint(scenario, mine, yours))
+    want = _masked(_without_system(mine.messages))
+    got = _masked(_without_system(yours.messages))
+    index = first_difference(want, got)
+    if index is not None:
+        if yours.number != mine.number:
+            hint = hints.LOOP_OFF_BY_ONE.format(cap=scenario.max_turns, made=yours.number - 1)
+        elif runs.is_pending(at(want, index)):
+            hint = hints.LOOP_PENDING
+        else:
+            hint = runs.message_hint(mine, want, got, index)
+        return Divergence(f"{scenario.label}, call {mine.number} (the closing call), message "
+                          f"index {index + 1} (system message aside)", show(at(want, index)),
+                          show(at(got, index)), hint)
+    extra = run.events[run.events.index(yours) + 1:]
+    if extra:
+        return Divergence(f"{scenario.label}, after the closing call", "(nothing: returns)",
+                          runs.describe(extra[0]), hints.LOOP_CLOSING_TOOLS)
+    return runs.compare_outcome(scenario, ref.outcome, run.outcome)
+
+
+def _instruction_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | None:
+    mine, yours = _closing_call(ref, scenario), _closing_call(run, scenario)
+    assert mine is not None
+    where = f"{scenario.label}, call {mine.number} (the closing call)"
+    if yours is None:
+        return Divergence(where, runs.describe(mine),
+                          Plain(f"(no closing call: {run.outcome.ended()})"),
+                          hints.LOOP_NO_CLOSING)
+    if yours.tool_choice != "none" and not any(runs.is_pending(m) for m in yours.messages):
+        # Not a closing call at all (it carries no pending result): one call too many.
+        return Divergence(where, runs.describe(mine), runs.describe(yours),
+                          runs.choice_hint(scenario, mine, yours))
+    instruction = runs.normal(CLOSING_INSTRUCTION)
+    holders = [i for i, m in enumerate(yours.messages)
+               if isinstance(m, dict) and instruction in runs.normal(m.get("content"))]
+    in_results = [i for i in holders if yours.messages[i].get("role") == "tool"]
+    if in_results:
+        return Divergence(f"{where}, message index {in_results[0]}",
+                          "a tool result that only says 'Not executed...'",
+                          show(yours.messages[in_results[0]]), hints.LOOP_INSTRUCTION_IN_RESULT)
+    first = yours.messages[0] if yours.messages else END
+    original = scenario.messages[0]["content"] if scenario.messages[0]["role"] == "system" \
+        else ""
+    good_first = (isinstance(first, dict) and first.get("role") == "system"
+                  and instruction in runs.normal(first.get("content"))
+                  and runs.normal(first.get("content")).startswith(runs.normal(original)))
+    if not good_first:
+        return Divergence(f"{where}, message index 0", show(mine.messages[0]), show(first),
+                          hints.LOOP_INSTRUCTION_PLACE)
+    if len(holders) > 1:
+        return Divergence(f"{where}, message index {holders[1]}",
+                          "the instruction only in the system message",
+                          show(yours.messages[holders[1]]), hints.LOOP_INSTRUCTION_PLACE)
+    given = run.given_after
+    if not isinstance(given, list) or [dict_message(m) for m in given[:len(run.given_before)]] \
+            != [dict_message(m) for m in run.given_before]:
+        index = first_difference(run.given_before, list(given or []))
+        return Divergence(f"{scenario.label}, the messages given to run_loop, index {index}",
+                          show(at(run.given_before, index or 0)),
+                          show(at(list(given or []), index or 0)), hints.LOOP_APPEND_ONLY)
+    return None
+
+
+View = Callable[[LoopScenario, Run, Run], Divergence | None]
+
+
+def _check(run_loop: Callable[..., Any], scenarios: Sequence[LoopScenario], view: View) -> None:
+    for scenario, ref, run in runs.paired_runs(run_loop, scenarios):
+        divergence = view(scenario, ref, run)
+        if divergence is not None:
+            fail(runs.SUBJECT, divergence)
+
+
+def _named(*names: str) -> list[LoopScenario]:
+    everything = loop_scenarios()
+    return [everything[name] for name in names]
+
+
+@checked
+def run_loop_feeds_results_back(run_loop: Callable[..., Any], *, seed: int | None = None,
+                                cases: int = 20) -> None:
+    """Runs that end by themselves: every result goes back, and the answer is returned."""
+    scenarios = _named("umbrella", "two_cities", "no_tool_needed", "bench_press")
+    if seed is not None:
+        scenarios += generated_loops(seed, cases, capped=False)
+    _check(run_loop, scenarios, _full_view)
+
+
+@checked
+def run_loop_truncated_is_not_an_answer(run_loop: Callable[..., Any]) -> None:
+    """A reply cut at the output-token limit ends the run as truncated, with no answer."""
+    _check(run_loop, _named("truncated", "truncated_after_a_tool"), _full_view)
+
+
+@checked
+def run_loop_stops_at_the_cap(run_loop: Callable[..., Any], *, seed: int | None = None,
+                              cases: int = 20) -> None:
+    """max_turns calls with tools allowed, the last reply's calls not run, status turn_cap."""
+    scenarios = _named("bench_press_capped", "refund_doom_loop", "two_cities_capped")
+    if seed is not None:
+        scenarios += generated_loops(seed, cases, capped=True)
+    _check(run_loop, scenarios, _cap_view)
+
+
+@checked
+def run_loop_answers_pending_calls(run_loop: Callable[..., Any]) -> None:
+    """Each pending call gets a 'Not executed' tool message, in model order, before closing."""
+    _check(run_loop, _named("bench_press_capped", "two_cities_capped", "capped_without_system"),
+           _pending_view)
+
+
+@checked
+def run_loop_closing_call_is_text_only(run_loop: Callable[..., Any]) -> None:
+    """One closing call with tool_choice 'none'; its text is the answer."""
+    _check(run_loop, _named("bench_press_capped", "refund_doom_loop", "capped_without_system"),
+           _closing_view)
+
+
+@checked
+def run_loop_instruction_in_system_prompt(run_loop: Callable[..., Any]) -> None:
+    """The instruction rides in the closing call's system message; the history is untouched."""
+    _check(run_loop, _named("bench_press_capped", "capped_without_system"), _instruction_view)
+
+
+BEHAVIOURS = {
+    "run_loop_feeds_results_back": run_loop_feeds_results_back,
+    "run_loop_truncated_is_not_an_answer": run_loop_truncated_is_not_an_answer,
+    "run_loop_stops_at_the_cap": run_loop_stops_at_the_cap,
+    "run_loop_answers_pending_calls": run_loop_answers_pending_calls,
+    "run_loop_closing_call_is_text_only": run_loop_closing_call_is_text_only,
+    "run_loop_instruction_in_system_prompt": run_loop_instruction_in_system_prompt,
+}
+
+
+def check_run_loop(run_loop: Callable[..., Any]) -> None:
+    """The formative check: every run_loop behaviour, one line each."""
+    self_check({name: (lambda check=check: check(run_loop)) for name, check in BEHAVIOURS.items()})
+
+
+def scripted_model(name: str) -> tuple[DictModel, dict[str, Callable[..., str]],
+                                       list[dict[str, Any]], int]:
+    """A scenario to try a loop on by hand: (model, tools, messages, max_turns).
+
+    Example:
+        >>> model, tools, messages, max_turns = scripted_model("umbrella")
+        >>> model(messages)["stop_reason"], max_turns
+        ('tool_use', 10)
+    """
+    scenario = loop_scenarios()[name]
+    return (DictModel(scenario.steps, tools=scenario.tools), dict(scenario.tools),
+            copy.deepcopy(scenario.messages), scenario.max_turns)

@@ -1,0 +1,131 @@
+"""Catch a submission that hands the exercise back to the reference implementation.
+
+The reference lives in the same `harness` package the student imports, so two checks run on every
+graded function: an identity check (the object, once unwrapped, comes from a `harness` module or
+shares a reference function's code: a plain `from harness.cost import cumulative_input` is caught
+here) and a watch while the student's code runs (a profile hook records every call into a
+reference module, however the reference was reached). Either one scores the cell 0 with a message
+that says why. This module does not judge whether the student's own code is right.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import sys
+import threading
+import types
+from collections.abc import Iterable
+from typing import Any
+
+from harness.grading.report import CheckFailed
+
+_codes_cache: dict[str, dict[types.CodeType, str]] = {}
+
+
+def _codes_of(module_name: str) -> dict[types.CodeType, str]:
+    """Every code object defined in a module (functions, methods, nested functions)."""
+    if module_name not in _codes_cache:
+        module = importlib.import_module(module_name)
+        found: dict[types.CodeType, str] = {}
+        for value in vars(module).values():
+            if getattr(value, "__module__", None) != module_name:
+                continue
+            members = vars(value).values() if isinstance(value, type) else [value]
+            for member in members:
+                member = getattr(member, "__func__", member)  # staticmethod, classmethod
+                if isinstance(member, property):
+                    member = member.fget
+                code = getattr(member, "__code__", None)
+                if isinstance(code, types.CodeType):
+                    _add_code(found, code, f"{module_name}.{member.__qualname__}")
+        _codes_cache[module_name] = found
+    return _codes_cache[module_name]
+
+
+def _add_code(found: dict[types.CodeType, str], code: types.CodeType, name: str) -> None:
+    found[code] = name
+    for constant in code.co_consts:  # closures and lambdas inside the reference count too
+        if isinstance(constant, types.CodeType):
+            _add_code(found, constant, name)
+
+
+def _unwrap(obj: Any) -> Any:
+    for _ in range(10):  # partial of a bound method of a wrapped function, and so on
+        if isinstance(obj, functools.partial):
+            obj = obj.func
+        elif isinstance(obj, types.MethodType):
+            obj = obj.__func__
+        elif hasattr(obj, "__wrapped__"):
+            obj = obj.__wrapped__
+        else:
+            break
+    return obj
+
+
+def _from_harness(module: str | None) -> bool:
+    return bool(module) and (module == "harness" or module.startswith("harness."))
+
+
+def reference_origin(obj: Any, modules: Iterable[str]) -> str | None:
+    """The reference `obj` is (or is built on), or None when it is the student's own."""
+    target = _unwrap(obj)
+    name = getattr(target, "__qualname__", type(target).__qualname__)
+    if _from_harness(getattr(target, "__module__", None)):
+        return f"{target.__module__}.{name}"
+    if isinstance(target, type):
+        for base in target.__mro__[1:]:
+            if _from_harness(base.__module__):
+                return f"{base.__module__}.{base.__qualname__}"
+    code = getattr(target, "__code__", None)
+    for module in modules:
+        if code in _codes_of(module):
+            return _codes_of(module)[code]
+    return None
+
+
+class Watch:
+    """Records calls into reference modules while student code runs (`with Watch(...):`)."""
+
+    def __init__(self, modules: Iterable[str]):
+        self.codes: dict[types.CodeType, str] = {}
+        for module in modules:
+            self.codes.update(_codes_of(module))
+        self.hits: list[str] = []
+        self._previous: Any = None
+        self._previous_threads: Any = None
+
+    def _hook(self, frame: types.FrameType, event: str, arg: Any) -> None:
+        if event == "call":
+            name = self.codes.get(frame.f_code)
+            if name is not None and name not in self.hits:
+                self.hits.append(name)
+
+    def __enter__(self) -> Watch:
+        self._previous, self._previous_threads = sys.getprofile(), threading.getprofile()
+        sys.setprofile(self._hook)
+        threading.setprofile(self._hook)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        sys.setprofile(self._previous)
+        threading.setprofile(self._previous_threads)
+
+
+def refuse_reference(subject: str, obj: Any, modules: Iterable[str]) -> None:
+    """Fail at once when `obj` is the reference itself, re-exported or subclassed."""
+    origin = reference_origin(obj, list(modules))
+    if origin is not None:
+        raise CheckFailed(
+            f"{subject} is (or is built on) {origin}, the reference implementation from "
+            f"harness, not your own code. This check scores 0 for a submission that uses the "
+            f"reference: write {subject} yourself in the solution cell.")
+
+
+def refuse_calls(subject: str, watch: Watch) -> None:
+    """Fail when the student's code called into the reference while it ran."""
+    if watch.hits:
+        raise CheckFailed(
+            f"Your {subject} calls {watch.hits[0]}, the reference implementation from "
+            f"harness. This check scores 0 for a submission that uses the reference: write "
+            f"{subject} yourself in the solution cell.")

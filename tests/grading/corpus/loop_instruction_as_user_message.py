@@ -1,0 +1,28 @@
+"""Bug: the instruction goes in a user message at the end instead of the system prompt."""
+
+from harness.loop import CLOSING_INSTRUCTION, NOT_EXECUTED
+
+EXERCISE = "02_early_exit"
+FAILS = {"run_loop_closing_call_is_text_only", "run_loop_instruction_in_system_prompt"}
+EXPECT = "FIRST message must be the system message"
+
+
+def run_loop(model, tools, messages, *, max_turns=10):
+    history = list(messages)
+    for turn in range(1, max_turns + 1):
+        reply = model(history)
+        message = reply["message"]
+        history.append(message)
+        if reply["stop_reason"] == "max_tokens":
+            return "truncated", None
+        if not message["tool_calls"]:
+            return "done", message["content"]
+        if turn == max_turns:
+            break
+        for call in message["tool_calls"]:
+            history.append({"role": "tool", "tool_call_id": call["id"],
+                            "content": tools[call["name"]](**call["arguments"])})
+    for call in message["tool_calls"]:
+        history.append({"role": "tool", "tool_call_id": call["id"], "content": NOT_EXECUTED})
+    sent = history + [{"role": "user", "content": CLOSING_INSTRUCTION}]
+    return "turn_cap", model(sent, tool_choice="none")["message"]["content"]

@@ -1,0 +1,29 @@
+"""Bug: a reply cut at the output-token limit is returned as the answer."""
+
+from harness.loop import CLOSING_INSTRUCTION, NOT_EXECUTED
+
+EXERCISE = "02_early_exit"
+FAILS = {"run_loop_truncated_is_not_an_answer"}
+EXPECT = "is not an answer"
+
+
+def run_loop(model, tools, messages, *, max_turns=10):
+    history = list(messages)
+    for turn in range(max_turns):
+        reply = model(history)
+        message = reply["message"]
+        history.append(message)
+        if not message["tool_calls"]:
+            return "done", message["content"]
+        if turn < max_turns - 1:
+            for call in message["tool_calls"]:
+                history.append({"role": "tool", "tool_call_id": call["id"],
+                                "content": tools[call["name"]](**call["arguments"])})
+    for call in message["tool_calls"]:
+        history.append({"role": "tool", "tool_call_id": call["id"], "content": NOT_EXECUTED})
+    if history[0]["role"] == "system":
+        sent = [{"role": "system", "content": history[0]["content"] + "\n\n"
+                 + CLOSING_INSTRUCTION}, *history[1:]]
+    else:
+        sent = [{"role": "system", "content": CLOSING_INSTRUCTION}, *history]
+    return "turn_cap", model(sent, tool_choice="none")["message"]["content"]

@@ -1,0 +1,29 @@
+"""Bug: the last turn's calls are run at the cap (a write happens behind the model's back)."""
+
+from harness.loop import CLOSING_INSTRUCTION
+
+EXERCISE = "02_early_exit"
+FAILS = {"run_loop_stops_at_the_cap", "run_loop_answers_pending_calls",
+         "run_loop_closing_call_is_text_only"}
+EXPECT = "do not run it"
+
+
+def run_loop(model, tools, messages, *, max_turns=10):
+    history = list(messages)
+    for _ in range(max_turns):
+        reply = model(history)
+        message = reply["message"]
+        history.append(message)
+        if reply["stop_reason"] == "max_tokens":
+            return "truncated", None
+        if not message["tool_calls"]:
+            return "done", message["content"]
+        for call in message["tool_calls"]:
+            history.append({"role": "tool", "tool_call_id": call["id"],
+                            "content": tools[call["name"]](**call["arguments"])})
+    if history[0]["role"] == "system":
+        sent = [{"role": "system", "content": history[0]["content"] + "\n\n"
+                 + CLOSING_INSTRUCTION}, *history[1:]]
+    else:
+        sent = [{"role": "system", "content": CLOSING_INSTRUCTION}, *history]
+    return "turn_cap", model(sent, tool_choice="none")["message"]["content"]
