@@ -50,6 +50,16 @@ def json_or_none(response: httpx.Response) -> Any:
         return None
 
 
+def openai_error(response: httpx.Response, provider: str) -> ProviderError:
+    """Both OpenAI formats share one envelope: {"error": {message, type, param, code}}."""
+    body = json_or_none(response)
+    error = body.get("error") if isinstance(body, dict) else None
+    if not isinstance(error, dict):
+        return unreadable_error(response, provider, body)
+    return ProviderError(response.status_code, error.get("type") or error.get("code") or "error",
+                         error.get("message") or "", provider=provider, body=body)
+
+
 def unreadable_error(response: httpx.Response, provider: str, body: Any = None) -> ProviderError:
     """For an error body without the provider's envelope (a proxy's HTML page, an empty 502)."""
     reason = response.reason_phrase or "error"

@@ -203,9 +203,4 @@ def _map_usage(usage: dict[str, Any] | None) -> Usage:
 
 
 def _map_error(response: httpx.Response) -> ProviderError:
-    body = _http.json_or_none(response)
-    error = body.get("error") if isinstance(body, dict) else None
-    if not isinstance(error, dict):
-        return _http.unreadable_error(response, NAME, body)
-    return ProviderError(response.status_code, error.get("type") or error.get("code") or "error",
-                         error.get("message") or "", provider=NAME, body=body)
+    return _http.openai_error(response, NAME)
