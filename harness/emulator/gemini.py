@@ -136,6 +136,7 @@ def validate(body: dict[str, Any], *, ledger: Any, **_: Any) -> None:
         previous = contents[index - 1] if index else None
         if _calls(content):
             _check_call_turn(previous)
+            _check_answered(contents[index + 1] if index + 1 < len(contents) else None)
         if _responses(content):
             _check_response_turn(content, previous, body)
         _check_unique_ids(content)
@@ -207,6 +208,15 @@ def _check_response_turn(content: dict[str, Any], previous: dict[str, Any] | Non
     declared = {declaration.get("name") for declaration in _declarations(body)}
     if any(response.get("name") not in declared for response in _responses(content)):
         raise _reject(INVALID_ARGUMENT)  # watt-mind/coach#280
+
+
+def _check_answered(following: dict[str, Any] | None) -> None:
+    # Every call needs its response before the model is asked again (providers.md section 5).
+    # No real text is recorded for a call turn followed by no response turn at all; the count
+    # rule's message (zero responses for N calls) is the closest real one.
+    if following is None or not _responses(following):
+        raise _reject("Please ensure that the number of function response parts is equal to "
+                      "the number of function call parts of the function call turn.")
 
 
 def _check_unique_ids(content: dict[str, Any]) -> None:

@@ -209,3 +209,23 @@ def test_bare_invalid_argument(case: str) -> None:
         contents = [USER, {"role": "model", "parts": [call("Paris")]},
                     {"role": "user", "parts": [answer("Paris", name="get_forecast")]}]
     assert rejected(request(contents)).message == "Request contains an invalid argument."
+
+
+def test_a_call_turn_left_unanswered_is_rejected():
+    import httpx
+
+    from harness import ScriptedModel, Step
+    from harness.emulator import Emulator
+
+    body = {"contents": [
+        {"role": "user", "parts": [{"text": "Umbrella for Lisbon?"}]},
+        {"role": "model", "parts": [{"functionCall": {"name": "get_forecast", "args": {}}}]}],
+        "tools": [{"functionDeclarations": [{"name": "get_forecast", "description": "d"}]}]}
+    url = "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent"
+    for contents in (body["contents"], [*body["contents"],
+                                        {"role": "user", "parts": [{"text": "well?"}]}]):
+        with httpx.Client(transport=Emulator(ScriptedModel([Step.say("x")]))) as client:
+            answer = client.post(url, json=body | {"contents": contents})
+        assert answer.status_code == 400
+        assert answer.json()["error"]["message"].startswith(
+            "Please ensure that the number of function response parts")
