@@ -70,6 +70,8 @@ class Step:
         if self.stop_reason is None:
             derived = StopReason.TOOL_USE if self.calls else StopReason.END_TURN
             object.__setattr__(self, "stop_reason", derived)
+        else:  # "max_tokens" and StopReason.MAX_TOKENS are the same step
+            object.__setattr__(self, "stop_reason", StopReason(self.stop_reason))
 
 
 @dataclass(frozen=True)

@@ -126,7 +126,7 @@ PROGRESS_THIRD = ("Your detector waits for a third identical call; the second on
                   "progress (the same request and the same result). " + lesson("07_no_progress"))
 PROGRESS_RETRY = ("A repeat right after an ERROR is a retry, not a doom loop: when "
                   "previous_was_error=True the repeat must not fire (a retry after a timeout is "
-                  "what a well-behaved model does). " + lesson("08_errors"))
+                  "what a well-behaved model does). " + lesson("07_no_progress"))
 PROGRESS_CYCLE = ("A cycle A, B, A, B, A, B (or A, B, C, A, B, C) never repeats a call twice in "
                   "a row, so a consecutive-only check misses it: keep a window of the last 6 keys "
                   "and fire when a cycle of length 2 or 3 fills it. " + lesson("07_no_progress"))

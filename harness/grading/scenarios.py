@@ -1,60 +1,41 @@
 """The scenarios the exercise checks run, in the exercises' dict form, with their tools.
 
 Each `LoopScenario` is a prompt, a script of `Step`s for the `ScriptedModel`, the tools and a turn
-cap; each `Round` is one input of `append_round`. The facts come from the kit's story (the
-Lisbon umbrella, two cities, the bench press chain, the refund doom loop). This module holds data
-and small deterministic tools only; `generated_*` builds random cases from a seed.
+cap; each `Round` is one input of `append_round`. Nothing here is a fact of its own: the tools,
+the prompts and the scripts come from the kit's scenario library (`harness.scenarios`), so the
+exercises tell the lessons' story (the Lisbon umbrella, two cities, the bench press chain, the
+refund doom loop). A grading-only case (a lower cap, a reply cut after a tool, more cities, the
+`generated_*` cases built from a seed) reuses the library's steps and tools.
 """
 
 from __future__ import annotations
 
+import copy
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from harness.messages import StopReason
+from harness.messages import StopReason, to_dicts
+from harness.scenarios import (
+    SCENARIOS,
+    TRAVEL,
+    Scenario,
+    compute_record,
+    get_forecast,
+    get_order,
+    get_shipment,
+    read_history,
+    save_goal,
+    search_tickets,
+)
 from harness.scripted import Step
 
-TRAVEL = "You are a travel assistant. Use tools when you need facts."
-COACH = "You are a strength coach. Use the tools to read and save training data."
-SUPPORT = "You are a support agent. Look tickets up before you answer."
-
-_FORECASTS = {("Lisbon", "tomorrow"): "Lisbon, tomorrow: light rain, 14 to 18 C",
-              ("Porto", "tomorrow"): "Porto, tomorrow: showers, 12 to 16 C",
-              ("Porto", "Saturday"): "Porto, Saturday: sunny, 15 to 22 C",
-              ("Faro", "tomorrow"): "Faro, tomorrow: sunny, 17 to 24 C"}
-
-
-def get_forecast(city: str, day: str) -> str:
-    """The weather forecast for a city on a day."""
-    return _FORECASTS.get((city, day), f"{city}, {day}: cloudy, 13 to 19 C")
-
-
-def read_history(exercise: str, days: int) -> str:
-    """The logged sets of an exercise over the last days."""
-    return (f"{exercise}, last {days} days: 60 kg x5 (Nov 2), 62.5 kg x5 (Nov 9), "
-            f"65 kg x3 (Nov 23)")
-
-
-def compute_record(exercise: str) -> str:
-    """The estimated one-rep max of an exercise from its history."""
-    return f"{exercise}: estimated one-rep max 71.5 kg, up 4.2 kg this month"
-
-
-def save_goal(exercise: str, target_kg: float) -> str:
-    """Save a training goal (a write)."""
-    return f"Saved goal: {exercise} {target_kg} kg"
-
-
-def search_tickets(query: str) -> str:
-    """Search support tickets."""
-    return f"3 tickets match {query!r}: #4411, #4415, #4502 (all still open)"
-
-
-TOOLS: dict[str, Callable[..., str]] = {
-    "get_forecast": get_forecast, "read_history": read_history,
-    "compute_record": compute_record, "save_goal": save_goal, "search_tickets": search_tickets}
+TOOLS: dict[str, Callable[..., str]] = {tool.__name__: tool for tool in (
+    get_forecast, read_history, compute_record, save_goal, search_tickets, get_order,
+    get_shipment)}
+MAX_TURNS = 10
+"""The cap of a run whose scenario sets none (the default of `harness.loop.run` too)."""
 
 
 def _system(text: str) -> dict[str, Any]:
@@ -72,7 +53,7 @@ class LoopScenario:
     name: str
     messages: list[dict[str, Any]]
     steps: list[Step]
-    max_turns: int = 10
+    max_turns: int = MAX_TURNS
     tools: dict[str, Callable[..., str]] = field(default_factory=lambda: dict(TOOLS))
 
     @property
@@ -80,59 +61,52 @@ class LoopScenario:
         return f'scenario "{self.name}" (max_turns={self.max_turns})'
 
 
-_UMBRELLA = [_system(TRAVEL), _user("Should I pack an umbrella for Lisbon tomorrow?")]
-_TWO_CITIES = [_system(TRAVEL), _user("Will I need a coat in Lisbon or in Porto tomorrow?")]
-_BENCH = [_system(COACH), _user("How much has my bench press improved this month? "
-                                 "Then set me a goal 5 kg above my record.")]
-_REFUND = [_system(SUPPORT), _user("Why is my refund late?")]
+def _tools(scenario: Scenario) -> dict[str, Callable[..., str]]:
+    """The scenario's toolbox the way the exercises take tools: name to function."""
+    return {name: tool.function for name, tool in scenario.tools().tools.items()}
 
-_BENCH_STEPS = [Step.call("read_history", exercise="bench press", days=30),
-                Step.call("compute_record", exercise="bench press"),
-                Step.call("save_goal", exercise="bench press", target_kg=76.5)]
-_CLOSING_BENCH = Step.say("I read your history and your estimated record is 71.5 kg, up 4.2 kg "
-                          "this month. I reached the step limit before saving the 76.5 kg goal, "
-                          "so it is not saved yet. Shall I save it?")
+
+def _graded(step: Step) -> Step:
+    """A library step as the checks replay it: its own copy, no reasoning (the dict form has
+    none), and no expected tool_choice, so a wrong tool_choice is logged and compared instead
+    of stopping the run with a ScriptError."""
+    return replace(copy.deepcopy(step), thinking=None, expect_tool_choice=None,
+                   stop_reason=StopReason(step.stop_reason))
+
+
+def _shared(source: str, name: str | None = None, *, steps: Sequence[Step] | None = None,
+            max_turns: int | None = None, system: bool = True) -> LoopScenario:
+    """The library's scenario `source` as a LoopScenario, or a variant of it when the steps,
+    the cap or the lack of a system prompt say so."""
+    scenario = SCENARIOS[source]
+    messages = [m for m in to_dicts(scenario.messages()) if system or m["role"] != "system"]
+    return LoopScenario(name or source, messages,
+                        [_graded(step) for step in (scenario.steps if steps is None else steps)],
+                        max_turns or scenario.loop_options.get("max_turns", MAX_TURNS),
+                        _tools(scenario))
 
 
 def loop_scenarios() -> dict[str, LoopScenario]:
     """Every scripted run the early-exit checks use, by name."""
+    lisbon, answer = SCENARIOS["umbrella"].steps
+    both = SCENARIOS["two_cities"].steps[0]
+    refund = SCENARIOS["refund_doom_loop"].steps
+    one_by_one = SCENARIOS["reasoning_roundtrip"].steps[:2]
     scenarios = [
-        LoopScenario("umbrella", _UMBRELLA, [
-            Step.call("get_forecast", city="Lisbon", day="tomorrow"),
-            Step.say("Yes. Light rain is expected in Lisbon tomorrow, so pack an umbrella.")]),
-        LoopScenario("two_cities", _TWO_CITIES, [
-            Step.call_many(("get_forecast", {"city": "Lisbon", "day": "tomorrow"}),
-                           ("get_forecast", {"city": "Porto", "day": "tomorrow"}),
-                           text="Let me check both forecasts."),
-            Step.say("Porto will be cooler (12 to 16 C, showers): take the coat there.")]),
-        LoopScenario("no_tool_needed", [_system(TRAVEL), _user("Is Lisbon in Portugal?")], [
-            Step.say("Yes, Lisbon is the capital of Portugal.")]),
-        LoopScenario("bench_press", _BENCH, [
-            *_BENCH_STEPS, Step.say("Your estimated one-rep max is 71.5 kg, up 4.2 kg this "
-                                    "month. I saved a goal of 76.5 kg.")]),
-        LoopScenario("bench_press_capped", _BENCH, [*_BENCH_STEPS, _CLOSING_BENCH], max_turns=3),
-        LoopScenario("refund_doom_loop", _REFUND, [
-            *[Step.call("search_tickets", query="refund delay")] * 4,
-            Step.say("I found three open tickets about refund delays but could not find yours. "
-                     "I reached the step limit. Shall I keep looking?")], max_turns=4),
-        LoopScenario("two_cities_capped", _TWO_CITIES, [
-            Step.call_many(("get_forecast", {"city": "Lisbon", "day": "tomorrow"}),
-                           ("get_forecast", {"city": "Porto", "day": "tomorrow"})),
-            Step.say("I reached the step limit before I could read the forecasts. Shall I "
-                     "look them up?")], max_turns=1),
-        LoopScenario("capped_without_system",
-                     [_user("Will it rain in Porto on Saturday?")], [
-                         Step.call("get_forecast", city="Porto", day="Saturday"),
-                         Step.call("get_forecast", city="Porto", day="Sunday"),
-                         Step.say("Saturday in Porto looks sunny. I reached the step limit "
-                                  "before checking Sunday. Shall I continue?")], max_turns=2),
-        LoopScenario("truncated", _UMBRELLA, [
-            Step.say("Light rain is expected tomorrow, so you may want to pa",
-                     stop_reason=StopReason.MAX_TOKENS)]),
-        LoopScenario("truncated_after_a_tool", _UMBRELLA, [
-            Step.call("get_forecast", city="Lisbon", day="tomorrow"),
-            Step.say("Yes. Light rain is expected in Lisbon tomorrow, so",
-                     stop_reason=StopReason.MAX_TOKENS)]),
+        _shared("umbrella"), _shared("two_cities"), _shared("no_tool_needed"),
+        _shared("bench_press"), _shared("bench_press_capped"),
+        # A loop without a detector meets the doom loop at its cap: four searches, then closing.
+        _shared("refund_doom_loop", steps=[*refund[:4], refund[-1]], max_turns=4),
+        _shared("two_cities", "two_cities_capped", max_turns=1, steps=[
+            both, Step.say("I reached the step limit before I could read the forecasts. Shall I "
+                           "look them up?")]),
+        _shared("reasoning_roundtrip", "capped_without_system", max_turns=2, system=False,
+                steps=[*one_by_one, Step.say("I have the forecast for Lisbon, but I reached the "
+                                             "step limit before checking Porto. Shall I go on?")]),
+        _shared("truncated"),
+        _shared("umbrella", "truncated_after_a_tool", steps=[  # the answer, cut before "pack"
+            lisbon, Step.say(answer.text.partition(" pack")[0],
+                             stop_reason=StopReason.MAX_TOKENS)]),
     ]
     return {scenario.name: scenario for scenario in scenarios}
 
@@ -190,54 +164,59 @@ def _turn(*calls: dict[str, Any], text: str | None = None) -> dict[str, Any]:
     return {"role": "assistant", "content": text, "tool_calls": list(calls)}
 
 
-def _lisbon(call_id: str) -> dict[str, Any]:
-    return _call(call_id, "get_forecast", city="Lisbon", day="tomorrow")
+def _forecast(call_id: str, city: str) -> dict[str, Any]:
+    return _call(call_id, "get_forecast", city=city, day="tomorrow")
 
 
-def _porto(call_id: str) -> dict[str, Any]:
-    return _call(call_id, "get_forecast", city="Porto", day="tomorrow")
+def _turn_of(step: Step, *ids: str) -> dict[str, Any]:
+    """A library step as a dict-form assistant turn whose calls carry these ids."""
+    calls = [_call(call_id, call.name, **copy.deepcopy(call.arguments))
+             for call_id, call in zip(ids, step.calls, strict=True)]
+    return _turn(*calls, text=step.text)
 
 
-_LISBON = get_forecast("Lisbon", "tomorrow")
-_PORTO = get_forecast("Porto", "tomorrow")
-_FARO = get_forecast("Faro", "tomorrow")
-_BRAGA = get_forecast("Braga", "tomorrow")
-_FIRST_BENCH_ROUND = [
-    _turn(_call("call_hist_01", "read_history", exercise="bench press", days=30)),
-    {"role": "tool", "tool_call_id": "call_hist_01",
-     "content": read_history("bench press", 30)}]
+def _finished(turn: dict[str, Any], order: Sequence[int] | None = None) -> list[tuple[str, str]]:
+    """(id, result) of each call of the turn, run on the library's tools: in the order of the
+    calls, or finished in `order` (positions of the calls)."""
+    done = [(call["id"], TOOLS[call["name"]](**call["arguments"])) for call in turn["tool_calls"]]
+    return done if order is None else [done[position] for position in order]
+
+
+def _answered(turn: dict[str, Any]) -> list[dict[str, Any]]:
+    """The turn, then one tool message per call in the order of the calls."""
+    return [turn, *[{"role": "tool", "tool_call_id": call_id, "content": result}
+                    for call_id, result in _finished(turn)]]
+
+
+def _prompt(name: str) -> list[dict[str, Any]]:
+    return to_dicts(SCENARIOS[name].messages())
 
 
 def rounds() -> dict[str, Round]:
     """The rounds the append_round checks use, by name."""
-    four = _turn(_lisbon("call_4a"), _porto("call_4b"),
-                 _call("call_4c", "get_forecast", city="Faro", day="tomorrow"),
-                 _call("call_4d", "get_forecast", city="Braga", day="tomorrow"),
+    lisbon = _turn_of(SCENARIOS["umbrella"].steps[0], "call_Lx01")
+    read, compute = SCENARIOS["bench_press"].steps[:2]
+    record = _turn_of(compute, "call_rec_02")
+    both = _turn_of(SCENARIOS["two_cities"].steps[0], "call_tc_1", "call_tc_2")
+    four = _turn(*_turn_of(SCENARIOS["two_cities"].steps[0], "call_4a", "call_4b")["tool_calls"],
+                 _forecast("call_4c", "Faro"), _forecast("call_4d", "Braga"),
                  text="Checking all four cities.")
     items = [
-        Round("umbrella", list(_UMBRELLA), _turn(_lisbon("call_Lx01")),
-              [("call_Lx01", _LISBON)]),
-        Round("bench_press, second round", [*_BENCH, *_FIRST_BENCH_ROUND],
-              _turn(_call("call_rec_02", "compute_record", exercise="bench press"),
-                    text="Now the record."),
-              [("call_rec_02", compute_record("bench press"))]),
-        Round("two_cities, finished in model order", list(_TWO_CITIES),
-              _turn(_lisbon("call_tc_1"), _porto("call_tc_2"), text="Let me check both."),
-              [("call_tc_1", _LISBON), ("call_tc_2", _PORTO)]),
-        Round("two_cities, Porto finished first", list(_TWO_CITIES),
-              _turn(_lisbon("call_tc_1"), _porto("call_tc_2")),
-              [("call_tc_2", _PORTO), ("call_tc_1", _LISBON)]),
-        Round("four cities, finished 3rd, 1st, 4th, 2nd", list(_TWO_CITIES), four,
-              [("call_4c", _FARO), ("call_4a", _LISBON), ("call_4d", _BRAGA),
-               ("call_4b", _PORTO)]),
-        Round("four cities in model order", list(_TWO_CITIES), four,
-              [("call_4a", _LISBON), ("call_4b", _PORTO), ("call_4c", _FARO),
-               ("call_4d", _BRAGA)]),
-        Round("two_cities, Porto's result missing", list(_TWO_CITIES),
-              _turn(_lisbon("call_tc_1"), _porto("call_tc_2")), [("call_tc_1", _LISBON)]),
-        Round("umbrella, a result for a call never made", list(_UMBRELLA),
-              _turn(_lisbon("call_Lx01")),
-              [("call_Lx01", _LISBON), ("call_ghost_9", "Madrid, tomorrow: sunny")]),
+        Round("umbrella", _prompt("umbrella"), lisbon, _finished(lisbon)),
+        Round("bench_press, second round",
+              [*_prompt("bench_press"), *_answered(_turn_of(read, "call_hist_01"))], record,
+              _finished(record)),
+        Round("two_cities, finished in model order", _prompt("two_cities"), both,
+              _finished(both)),
+        Round("two_cities, Porto finished first", _prompt("two_cities"), both,
+              _finished(both, [1, 0])),
+        Round("four cities, finished 3rd, 1st, 4th, 2nd", _prompt("two_cities"), four,
+              _finished(four, [2, 0, 3, 1])),
+        Round("four cities in model order", _prompt("two_cities"), four, _finished(four)),
+        Round("two_cities, Porto's result missing", _prompt("two_cities"), both,
+              _finished(both, [0])),
+        Round("umbrella, a result for a call never made", _prompt("umbrella"), lisbon,
+              [*_finished(lisbon), ("call_ghost_9", get_forecast("Madrid", "tomorrow"))]),
     ]
     return {item.name: item for item in items}
 
@@ -249,11 +228,10 @@ def generated_rounds(seed: int, count: int) -> list[Round]:
         size = rng.randint(1, 5)
         cities = rng.sample(_CITIES, size)
         ids = [f"call_{rng.randrange(16 ** 6):06x}{position}" for position in range(size)]
-        turn = _turn(*[_call(call_id, "get_forecast", city=city, day="tomorrow")
+        turn = _turn(*[_forecast(call_id, city)
                        for call_id, city in zip(ids, cities, strict=True)],
                      text=rng.choice([None, "Checking."]))
-        finished = [(call_id, get_forecast(city, "tomorrow"))
-                    for call_id, city in zip(ids, cities, strict=True)]
+        finished = _finished(turn)
         rng.shuffle(finished)
         history = [_system(TRAVEL), _user("Where is it warmest tomorrow?")]
         items.append(Round(f"generated round #{index + 1}", history, turn,
@@ -261,33 +239,26 @@ def generated_rounds(seed: int, count: int) -> list[Round]:
     return items
 
 
+def _transcript(name: str, *ids: str) -> list[dict[str, Any]]:
+    """The library's scenario as a whole dict-form transcript: the prompt, then each step of
+    the script with the results of its calls (given these ids, in order)."""
+    fresh = iter(ids)
+    history = _prompt(name)
+    for step in SCENARIOS[name].steps:
+        turn = _turn_of(step, *[next(fresh) for _ in step.calls])
+        history += _answered(turn)
+    return history
+
+
 def transcripts() -> dict[str, list[dict[str, Any]]]:
     """Whole transcripts for the to_anthropic checks, by name."""
-    umbrella = [*_UMBRELLA, _turn(_lisbon("toolu_01Lx")),
-                {"role": "tool", "tool_call_id": "toolu_01Lx", "content": _LISBON},
-                {"role": "assistant", "content": "Yes, pack an umbrella.", "tool_calls": []}]
-    two_cities = [*_TWO_CITIES, _turn(_lisbon("toolu_01Tc"), _porto("toolu_02Tc"),
-                                      text="Let me check both."),
-                  {"role": "tool", "tool_call_id": "toolu_01Tc", "content": _LISBON},
-                  {"role": "tool", "tool_call_id": "toolu_02Tc", "content": _PORTO},
-                  {"role": "assistant", "content": "Take the coat to Porto.", "tool_calls": []}]
-    bench = [*_BENCH,
-             _turn(_call("toolu_01Bp", "read_history", exercise="bench press", days=30)),
-             {"role": "tool", "tool_call_id": "toolu_01Bp",
-              "content": read_history("bench press", 30)},
-             _turn(_call("toolu_02Bp", "compute_record", exercise="bench press"),
-                   text="Now the record."),
-             {"role": "tool", "tool_call_id": "toolu_02Bp",
-              "content": compute_record("bench press")},
-             {"role": "assistant", "content": "Your estimated record is 71.5 kg.",
-              "tool_calls": []}]
-    chat = [_user("Is Lisbon in Portugal?"),
-            {"role": "assistant", "content": "Yes, it is the capital.", "tool_calls": []},
-            _user("And Porto?")]
-    four = [*_TWO_CITIES, _turn(_lisbon("toolu_01Fc"), _porto("toolu_02Fc"),
-                                _call("toolu_03Fc", "get_forecast", city="Faro", day="tomorrow"))]
-    four += [{"role": "tool", "tool_call_id": call["id"], "content": text}
-             for call, text in zip(four[-1]["tool_calls"], [_LISBON, _PORTO, _FARO],
-                                   strict=True)]
-    return {"umbrella": umbrella, "two_cities": two_cities, "bench_press": bench,
-            "no_system_prompt": chat, "three_cities, results last": four}
+    question = _prompt("no_tool_needed")[1:]
+    chat = [*question, _turn(text=SCENARIOS["no_tool_needed"].steps[0].text),
+            _prompt("umbrella")[-1]]
+    three = _turn(*_turn_of(SCENARIOS["two_cities"].steps[0], "toolu_01Fc",
+                            "toolu_02Fc")["tool_calls"], _forecast("toolu_03Fc", "Faro"))
+    return {"umbrella": _transcript("umbrella", "toolu_01Lx"),
+            "two_cities": _transcript("two_cities", "toolu_01Tc", "toolu_02Tc"),
+            "bench_press": _transcript("bench_press", "toolu_01Bp", "toolu_02Bp", "toolu_03Bp"),
+            "no_system_prompt": chat,
+            "three_cities, results last": [*_prompt("two_cities"), *_answered(three)]}

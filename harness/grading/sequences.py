@@ -1,16 +1,19 @@
 """The inputs of exercise 3's checks: pairs of calls for `call_key`, sequences of calls for
-`NoProgress`, and generators of random ones. Data only; the checks are in
+`NoProgress`, and generators of random ones. The sequences named after a scenario of
+`harness.scenarios` replay that scenario's calls. Data only; the checks are in
 `harness.grading.no_progress`.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from harness.grading import hints, reference
+from harness.scenarios import SCENARIOS
 
 
 @dataclass(frozen=True)
@@ -73,12 +76,27 @@ def generated_pairs(seed: int, cases: int) -> list[Pair]:
 Observation = tuple[str, dict[str, Any] | str, bool]
 
 
+def _calls(scenario: str) -> list[tuple[str, dict[str, Any]]]:
+    """Every call the library's scenario makes (`harness.scenarios`), in order."""
+    return [(call.name, call.arguments) for step in SCENARIOS[scenario].steps
+            for call in step.calls]
+
+
+def _observe(call: tuple[str, dict[str, Any]], previous_was_error: bool = False) -> Observation:
+    """One call as the detector observes it, with its own copy of the arguments."""
+    return (call[0], copy.deepcopy(call[1]), previous_was_error)
+
+
+_ORDER, _SHIPMENT = _calls("order_shipment_cycle")[:2]
+_FLIGHTS = _calls("retry_after_timeout")[0]
+
+
 def _get_order(previous_was_error: bool = False) -> Observation:
-    return ("get_order", {"order_id": 123}, previous_was_error)
+    return _observe(_ORDER, previous_was_error)
 
 
 def _get_shipment() -> Observation:
-    return ("get_shipment", {"order_id": 123}, False)
+    return _observe(_SHIPMENT)
 
 
 def _search(query: str, previous_was_error: bool = False) -> Observation:
@@ -86,19 +104,17 @@ def _search(query: str, previous_was_error: bool = False) -> Observation:
 
 
 SEQUENCES: dict[str, list[Observation]] = {
-    "refund_doom_loop": [_search("refund delay")] * 3,
+    "refund_doom_loop": [_observe(call) for call in _calls("refund_doom_loop")[:3]],
     "refund_doom_loop, arguments reordered": [
         ("search_tickets", {"query": "refund delay", "status": "open"}, False),
         ("search_tickets", {"status": "open", "query": "refund delay"}, False)],
     "refund_doom_loop, after three new searches": [
         _search("refund"), _search("refund delay"), _search("late refund"),
         _search("refund delay"), _search("refund delay")],
-    "retry_after_timeout": [("get_forecast", {"city": "Lisbon"}, False),
-                            ("get_forecast", {"city": "Lisbon"}, True),
-                            ("get_forecast", {"city": "Lisbon"}, False)],
+    "retry_after_timeout": [_observe(_FLIGHTS), _observe(_FLIGHTS, True), _observe(_FLIGHTS)],
     "retry_after_timeout, then progress": [_get_order(), _get_order(True), _get_shipment(),
                                            _search("where is order 123")],
-    "order_shipment_cycle": [_get_order(), _get_shipment()] * 4,
+    "order_shipment_cycle": [_observe(call) for call in _calls("order_shipment_cycle")[:8]],
     "a cycle of three": [_get_order(), _get_shipment(), _search("order 123")] * 3,
     "a cycle that has not filled the window": [_get_order(), _get_shipment()] * 2
     + [_search("order 123")],

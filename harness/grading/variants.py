@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from harness.cost import PRICES, run_cost
+from harness.scenarios import SCENARIOS
 
 ASSIGNMENT = "04_cost"
 AUTOGRADED = "autograded"
@@ -94,7 +95,7 @@ def _anthropic(rng: random.Random) -> dict[str, Any]:
                     for _ in range(24))
     return {"id": f"msg_01{token}", "type": "message", "role": "assistant",
             "model": "claude-sonnet-4-6",
-            "content": [{"type": "text", "text": "Your estimated one-rep max is 71.5 kg."}],
+            "content": [{"type": "text", "text": SCENARIOS["bench_press"].steps[-1].text}],
             "stop_reason": "end_turn", "stop_sequence": None,
             "usage": {"input_tokens": rng.randint(180, 2900),
                       "cache_creation_input_tokens": 0,
@@ -116,7 +117,7 @@ def _openai(rng: random.Random) -> dict[str, Any]:
             "created": 1_767_225_600 + rng.randint(0, 10_000_000), "model": "gpt-5-2025-08-07",
             "choices": [{"index": 0, "finish_reason": "stop",
                          "message": {"role": "assistant",
-                                     "content": "Pack a light jacket for Porto.",
+                                     "content": SCENARIOS["two_cities"].steps[-1].text,
                                      "refusal": None, "annotations": []}}],
             "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
                       "total_tokens": prompt + completion,
