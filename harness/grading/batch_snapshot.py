@@ -94,7 +94,7 @@ class Snapshot:
         elif isinstance(value, _DATA) and module.startswith("harness") \
                 and not key.startswith("__"):
             try:
-                self.data[(module, key)] = (copy.deepcopy(value), repr(value))
+                self.data[(module, key)] = (copy.deepcopy(value), _fingerprint(value))
             except Exception:  # an object that cannot be copied is left alone
                 pass
 
@@ -161,7 +161,8 @@ class Snapshot:
         found += [f"sys.{name} was changed" for name, items in self.paths.items()
                   if getattr(sys, name) != items]
         for (module, key), (_, text) in self.data.items():
-            if not key.startswith("_") and repr(vars(self.modules[module]).get(key)) != text:
+            current = vars(self.modules[module]).get(key)
+            if not key.startswith("_") and _fingerprint(current) != text:
                 found.append(f"{module}.{key} (grading data) was modified")
         return found
 
@@ -198,6 +199,18 @@ def _put_function(record: _Function) -> None:
     for cell, value in zip(function.__closure__ or (), record.cells, strict=False):
         if value is not _EMPTY and (not _filled(cell) or cell.cell_contents is not value):
             cell.cell_contents = value
+
+
+def _fingerprint(value: Any) -> str:
+    """repr, except that a set's order does not count: a restored set may iterate differently."""
+    if isinstance(value, set | frozenset):
+        return "{" + ", ".join(sorted(_fingerprint(item) for item in value)) + "}"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_fingerprint(k)}: {_fingerprint(v)}"
+                               for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return f"{type(value).__name__}[{', '.join(_fingerprint(item) for item in value)}]"
+    return repr(value)
 
 
 def _refill(current: Any, original: Any) -> None:
