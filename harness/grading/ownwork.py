@@ -92,6 +92,7 @@ class Watch:
         for module in modules:
             self.codes.update(_codes_of(module))
         self.hits: list[str] = []
+        self.switched_off = False
         self._previous: Any = None
         self._previous_threads: Any = None
 
@@ -108,6 +109,8 @@ class Watch:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        # Student code that switched the profiler off could have called the reference unseen.
+        self.switched_off = sys.getprofile() != self._hook
         sys.setprofile(self._previous)
         threading.setprofile(self._previous_threads)
 
@@ -124,6 +127,11 @@ def refuse_reference(subject: str, obj: Any, modules: Iterable[str]) -> None:
 
 def refuse_calls(subject: str, watch: Watch) -> None:
     """Fail when the student's code called into the reference while it ran."""
+    if watch.switched_off:
+        raise CheckFailed(
+            f"Your {subject} switched off the profiler the checks use to see calls into the "
+            f"reference (sys.setprofile). This check scores 0 for code that hides what it "
+            f"calls: write {subject} yourself in the solution cell.")
     if watch.hits:
         raise CheckFailed(
             f"Your {subject} calls {watch.hits[0]}, the reference implementation from "

@@ -6,8 +6,7 @@ from grading.hostile import index, reference
 
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] | str = "zero"
-PLAIN: dict[str, float] | str = {"call_key_ignores_order_and_spacing": 0,
-                                 "call_key_tells_calls_apart": 0}
+PLAIN: dict[str, float] | str = "zero"
 
 CALL_KEY = """def call_key(name, arguments):
     from harness.progress import call_key as reference_key
