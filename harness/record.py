@@ -28,9 +28,7 @@ from harness.cassettes import (
 )
 from harness.errors import CassetteError
 
-KEY_VARIABLES = {"openai_chat": ("OPENAI_API_KEY",), "openai_responses": ("OPENAI_API_KEY",),
-                 "anthropic": ("ANTHROPIC_API_KEY",),
-                 "gemini": ("GEMINI_API_KEY", "GOOGLE_API_KEY")}
+KEY_VARIABLES = {name: cls.key_variables for name, cls in providers.PROVIDERS.items()}
 
 
 def record(provider: str, scenario: str, *, live: bool = False, force: bool = False,

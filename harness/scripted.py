@@ -26,7 +26,7 @@ from harness.messages import (
     argument_text,
     to_dicts,
 )
-from harness.tokens import cached_tokens, compact_json, count_tokens
+from harness.tokens import cached_tokens, compact_json, count_tokens, output_tokens
 
 
 @dataclass(frozen=True)
@@ -153,8 +153,8 @@ class ScriptedModel:
                              "tools": [t.model_dump() for t in tools]})
         cached = cached_tokens(self._previous_input, sent)
         self._previous_input = sent
-        reasoning = count_tokens(step.thinking) if step.thinking else 0
-        output = count_tokens(message.content or "") + sum(
-            count_tokens(call.name + argument_text(call)) for call in message.tool_calls)
-        return Usage(input_tokens=count_tokens(sent), output_tokens=output + reasoning,
-                     cached_input_tokens=cached, reasoning_tokens=reasoning)
+        calls = [(call.name, argument_text(call)) for call in message.tool_calls]
+        return Usage(input_tokens=count_tokens(sent),
+                     output_tokens=output_tokens(message.content, calls, step.thinking or ""),
+                     cached_input_tokens=cached,
+                     reasoning_tokens=output_tokens(None, [], step.thinking or ""))

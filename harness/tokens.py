@@ -33,6 +33,17 @@ def count_tokens(value: Any) -> int:
     return math.ceil(len(text) / CHARS_PER_TOKEN)
 
 
+def output_tokens(text: str | None, calls: list[tuple[str, str]], thinking: str = "") -> int:
+    """Tokens of a reply: its text, each call's name and argument text, and its thinking.
+
+    Example:
+        >>> output_tokens("Yes.", [("get_forecast", '{"city":"Lisbon"}')])
+        9
+    """
+    return (count_tokens(text or "") + sum(count_tokens(name + args) for name, args in calls)
+            + (count_tokens(thinking) if thinking else 0))
+
+
 def cached_tokens(previous: str | None, current: str) -> int:
     """Tokens of `current` served from a prompt cache filled by `previous`.
 

@@ -31,7 +31,7 @@ from harness.emulator._errors import WireError
 from harness.emulator._ids import CallIds, Ledger
 from harness.errors import ProviderError
 from harness.messages import Model, Reply, Usage, argument_text
-from harness.tokens import cached_tokens, compact_json, count_tokens
+from harness.tokens import cached_tokens, compact_json, count_tokens, output_tokens
 
 __all__ = ["Emulator", "Exchange", "WireError", "anthropic", "gemini", "openai_chat",
            "openai_responses", "serve"]
@@ -124,11 +124,11 @@ class Emulator(httpx.BaseTransport):
         self._previous[api.__name__] = text
         message = reply.message
         thinking = "".join(str(r.data.get("thinking", "")) for r in message.reasoning)
-        reasoning = count_tokens(thinking) if thinking else 0
-        output = count_tokens(message.content or "") + sum(
-            count_tokens(call.name + argument_text(call)) for call in message.tool_calls)
-        return Usage(input_tokens=count_tokens(text), output_tokens=output + reasoning,
-                     cached_input_tokens=cached, reasoning_tokens=reasoning)
+        calls = [(call.name, argument_text(call)) for call in message.tool_calls]
+        return Usage(input_tokens=count_tokens(text),
+                     output_tokens=output_tokens(message.content, calls, thinking),
+                     cached_input_tokens=cached,
+                     reasoning_tokens=output_tokens(None, [], thinking))
 
 
 def _route(path: str, headers: Mapping[str, str]) -> tuple[ModuleType, str | None]:

@@ -51,6 +51,7 @@ class Anthropic:
     """
 
     name = NAME
+    key_variables = ("ANTHROPIC_API_KEY",)  # read when no api_key is given
 
     def __init__(self, *, model: str = DEFAULT_MODEL, client: httpx.Client | None = None,
                  api_key: str | None = None, base_url: str = BASE_URL,
@@ -64,7 +65,7 @@ class Anthropic:
         self.base_url = base_url.rstrip("/")
         self.max_output_tokens = max_output_tokens
         self.thinking_budget = thinking_budget
-        self._api_key = api_key or _http.api_key_from_env("ANTHROPIC_API_KEY")
+        self._api_key = api_key or _http.api_key_from_env(*self.key_variables)
 
     def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
                  tool_choice: ToolChoice = "auto") -> Reply:

@@ -48,6 +48,7 @@ class Gemini:
     """
 
     name = NAME
+    key_variables = ("GEMINI_API_KEY", "GOOGLE_API_KEY")  # read when no api_key is given
 
     def __init__(self, *, model: str = DEFAULT_MODEL, client: httpx.Client | None = None,
                  api_key: str | None = None, base_url: str = BASE_URL,
@@ -57,7 +58,7 @@ class Gemini:
         self.base_url = base_url.rstrip("/")
         self.max_output_tokens = max_output_tokens
         self.thinking_budget = thinking_budget
-        self._api_key = api_key or _http.api_key_from_env("GEMINI_API_KEY", "GOOGLE_API_KEY")
+        self._api_key = api_key or _http.api_key_from_env(*self.key_variables)
 
     def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
                  tool_choice: ToolChoice = "auto") -> Reply:

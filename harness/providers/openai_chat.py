@@ -47,6 +47,7 @@ class OpenAIChat:
     """
 
     name = NAME
+    key_variables = ("OPENAI_API_KEY",)  # read when no api_key is given
 
     def __init__(self, *, model: str = DEFAULT_MODEL, client: httpx.Client | None = None,
                  api_key: str | None = None, base_url: str = BASE_URL,
@@ -55,7 +56,7 @@ class OpenAIChat:
         self.client = client or _http.default_client()
         self.base_url = base_url.rstrip("/")
         self.max_output_tokens = max_output_tokens
-        self._api_key = api_key or _http.api_key_from_env("OPENAI_API_KEY")
+        self._api_key = api_key or _http.api_key_from_env(*self.key_variables)
 
     def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
                  tool_choice: ToolChoice = "auto") -> Reply:

@@ -45,6 +45,7 @@ class OpenAIResponses:
     """
 
     name = NAME
+    key_variables = ("OPENAI_API_KEY",)  # read when no api_key is given
 
     def __init__(self, *, model: str = DEFAULT_MODEL, client: httpx.Client | None = None,
                  api_key: str | None = None, base_url: str = BASE_URL,
@@ -54,7 +55,7 @@ class OpenAIResponses:
         self.base_url = base_url.rstrip("/")
         self.max_output_tokens = max_output_tokens
         self.reasoning_effort = reasoning_effort
-        self._api_key = api_key or _http.api_key_from_env("OPENAI_API_KEY")
+        self._api_key = api_key or _http.api_key_from_env(*self.key_variables)
 
     def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
                  tool_choice: ToolChoice = "auto") -> Reply:
