@@ -3,7 +3,8 @@
 Everything the loop, the tools and the lessons touch is one of these pydantic models. They know
 nothing about any provider's JSON; the adapters in `harness.providers` translate. What a provider
 returned that must go back unchanged (thinking blocks with signatures, encrypted reasoning items,
-Gemini thought signatures) rides along opaquely in `Reasoning` and `ToolCall.extra`.
+Gemini thought signatures, Responses item ids) rides along opaquely in `Reasoning` and the
+`extra` of `ToolCall` and `AssistantMessage`.
 """
 
 from __future__ import annotations
@@ -59,6 +60,9 @@ class AssistantMessage(_Model):
     tool_calls: list[ToolCall] = Field(default_factory=list)
     reasoning: list[Reasoning] = Field(default_factory=list)
     """Kept whole so the next call carries the model's reasoning, not just its actions."""
+    extra: dict[str, Any] = Field(default_factory=dict)
+    """Provider data for the message itself that must go back unchanged (the Responses message
+    item id, which pairs the text with the reasoning item before it)."""
 
 
 class ToolMessage(_Model):

@@ -4,6 +4,11 @@ Everything here is derived with hashlib from (seed, call number, kind, position)
 clock or a random source, so recording the same scenario twice gives byte-identical cassettes.
 The shapes copy the real ones (lengths, prefixes, alphabets); the bytes mean nothing.
 `Ledger` also remembers what this emulator has signed, for the validators that check it.
+
+Anthropic thinking signatures have the real layout (standard base64 of protobuf: field 2 holds
+a header with a 64-byte signature, then 12, 12 and 48 bytes and a ciphertext; field 3 is 1). An
+emulated one carries the emulator's key id in the first 12-byte field, so a validator can tell
+its own signatures (which it verifies) from real ones (which only Anthropic can verify).
 """
 
 from __future__ import annotations
@@ -47,6 +52,57 @@ def _varint(number: int) -> bytes:
 def _blob(tag: int, payload: bytes) -> bytes:
     """A protobuf length-delimited field: real signatures are base64 of protobuf bytes."""
     return bytes([tag]) + _varint(len(payload)) + payload
+
+
+def _fields(data: bytes) -> dict[int, bytes | int] | None:
+    """The top-level fields of protobuf bytes (field number: payload or integer), or None when
+    the bytes are not protobuf made of varint and length-delimited fields."""
+    fields: dict[int, bytes | int] = {}
+    position = 0
+    while position < len(data):
+        key, position = _read_varint(data, position)
+        number, wire_type = key >> 3, key & 7
+        if wire_type == 0:
+            fields[number], position = _read_varint(data, position)
+        elif wire_type == 2:
+            size, position = _read_varint(data, position)
+            if position + size > len(data):
+                return None
+            fields[number], position = data[position:position + size], position + size
+        else:
+            return None
+    return fields
+
+
+def _read_varint(data: bytes, position: int) -> tuple[int, int]:
+    number = shift = 0
+    while position < len(data):
+        byte = data[position]
+        number, shift, position = number | (byte & 0x7F) << shift, shift + 7, position + 1
+        if not byte & 0x80:
+            return number, position
+    return -1, len(data) + 1  # truncated: no field key is negative, so parsing stops
+
+
+EMULATOR_KEY_ID = hashlib.sha256(b"agent-loop-kit emulator").digest()[:12]
+"""Where real signatures have 12 bytes of their own, the emulator's carry this constant."""
+
+
+def thinking_signature_fields(signature: object) -> dict[int, bytes | int] | None:
+    """The inner fields of a signature in Anthropic's format, or None when it is not one:
+    standard base64 of protobuf whose field 2 holds field 1 (a header with a 64-byte field 5)
+    and field 2 (12 bytes). Real ones seen: 230 to 1,700 characters starting "E" (or "CAIS")."""
+    try:
+        data = base64.b64decode(str(signature), validate=True)
+    except ValueError:
+        return None
+    outer = _fields(data)
+    inner = _fields(outer[2]) if outer and isinstance(outer.get(2), bytes) else None
+    header = _fields(inner[1]) if inner and isinstance(inner.get(1), bytes) else None
+    if not (header and isinstance(header.get(5), bytes) and len(header[5]) == 64
+            and isinstance(inner.get(2), bytes) and len(inner[2]) == 12):
+        return None
+    return inner
 
 
 @dataclass(frozen=True)
@@ -111,6 +167,13 @@ class Ledger:
         """The signature of an Anthropic thinking block: bound to the seed and the exact text,
         so an edited text or a made-up signature fails verification, like the real API."""
         mac = hmac.new(self.seed.encode(), thinking.encode(), hashlib.sha512).digest()
-        inner = _blob(0x0A, b"\x08\x0b\x18\x02" + _blob(0x2A, mac)) + _blob(
-            0x12, _stream(self.seed, "thinking", thinking, size=220))
-        return base64.b64encode(_blob(0x12, inner)).decode()
+        noise = _stream(self.seed, "thinking", thinking, size=60 + 100 + len(thinking) // 2)
+        inner = (_blob(0x0A, b"\x08\x0b\x18\x02" + _blob(0x2A, mac))
+                 + _blob(0x12, EMULATOR_KEY_ID) + _blob(0x1A, noise[:12])
+                 + _blob(0x22, noise[12:60]) + _blob(0x2A, noise[60:]))
+        return base64.b64encode(_blob(0x12, inner) + b"\x18\x01").decode()
+
+    def issued_thinking_signature(self, signature: object) -> bool:
+        """Whether a signature in Anthropic's format was made by an emulator (any seed)."""
+        inner = thinking_signature_fields(signature)
+        return inner is not None and inner[2] == EMULATOR_KEY_ID

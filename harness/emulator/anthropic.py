@@ -2,7 +2,16 @@
 
 `validate` rejects what the real API rejects (texts from real error bodies, docs/providers.md
 section 3); `parse_request` turns the wire request into neutral messages; `render` writes a
-`Message`. A thinking block (with a signature bound to its text) is rendered whenever the script
+`Message`. Consecutive messages of the same role are merged into one before anything is checked
+or read, as the real API documents ("consecutive user or assistant turns in your request will be
+combined into a single turn"); indexes in error texts count the merged messages.
+
+Thinking signatures: the emulator signs its own thinking blocks (a keyed hash of the text, in the
+real signature's layout, see `_ids`) and verifies them, so an edited block is rejected as for
+real. A signature it did not issue, such as one from a real recording, cannot be verified
+offline: it is accepted when it has the real format (base64 protobuf with a 64-byte signature)
+and rejected otherwise. So an edited real block is accepted here where the real API rejects it.
+A thinking block (with a signature bound to its text) is rendered whenever the script
 has thinking, even without `thinking` in the request, so the round trip can be practised; the real
 API sends them only with thinking enabled. Tool `input` is an object on this API: a scripted call
 whose raw arguments are not a JSON object is rendered with `input: {}`. Cache writes are not
@@ -14,6 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from harness.emulator._errors import WireError
+from harness.emulator._ids import thinking_signature_fields
 from harness.messages import (
     AssistantMessage,
     Message,
@@ -83,13 +93,24 @@ def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
     return [block for block in content or [] if isinstance(block, dict)]
 
 
+def merged_turns(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The messages with each run of one role combined into a single turn (blocks in order)."""
+    turns: list[dict[str, Any]] = []
+    for message in messages:
+        if turns and turns[-1].get("role") == message.get("role"):
+            turns[-1] = {**turns[-1], "content": _blocks(turns[-1]) + _blocks(message)}
+        else:
+            turns.append(message)
+    return turns
+
+
 def validate(body: dict[str, Any], *, ledger: Any, **_: Any) -> None:
     """Raise `WireError` for the first rule the request breaks, in the real API's wording."""
     for field in ("model", "max_tokens", "messages"):
         if field not in body:
             raise _reject(f"{field}: Field required")  # the API's pydantic-style wording
-    messages = body["messages"]
-    _check_inputs(messages)
+    _check_inputs(body["messages"])
+    messages = merged_turns(body["messages"])
     _check_tools_defined(body, messages)
     for index, message in enumerate(messages):
         if message.get("role") == "assistant":
@@ -179,10 +200,17 @@ def _check_signatures(messages: list[dict[str, Any]], ledger: Any) -> None:
         if message.get("role") != "assistant":
             continue
         for position, block in enumerate(_blocks(message)):
-            if block.get("type") == "thinking" and block.get("signature") != (
-                    ledger.thinking_signature(str(block.get("thinking", "")))):
+            if block.get("type") == "thinking" and not _signature_holds(block, ledger):
                 raise _reject(f"messages.{index}.content.{position}: Invalid `signature` in "
                               "`thinking` block")
+
+
+def _signature_holds(block: dict[str, Any], ledger: Any) -> bool:
+    """The emulator's own signatures must match the text; others need only the real format."""
+    signature = block.get("signature")
+    if ledger.issued_thinking_signature(signature):
+        return signature == ledger.thinking_signature(str(block.get("thinking", "")))
+    return thinking_signature_fields(signature) is not None
 
 
 def parse_request(body: dict[str, Any]) -> tuple[list[Message], list[ToolSpec], ToolChoice]:
@@ -193,7 +221,7 @@ def parse_request(body: dict[str, Any]) -> tuple[list[Message], list[ToolSpec], 
         text = system if isinstance(system, str) else "\n".join(
             block.get("text", "") for block in system)
         messages.append(SystemMessage(content=text))
-    for message in body["messages"]:
+    for message in merged_turns(body["messages"]):
         if message.get("role") == "assistant":
             messages.append(_assistant(_blocks(message)))
         else:

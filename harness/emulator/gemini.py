@@ -6,7 +6,9 @@ contents into neutral messages; `render` writes a camelCase `GenerateContentResp
 Function calls carry no `id` (like the Developer API) and end with STOP. Thought signatures: a
 reply gets one when the script has thinking, or always on a "gemini-3" model; it sits on the
 first functionCall part (on the last part when there are no calls), and the next request must
-send back the ones issued for calls of the current turn. Thought text parts appear only with
+send back the ones issued for calls of the current turn. Parallel calls may be answered in one
+user content or in consecutive ones; each response must carry the name of a call of the turn
+(the functions declared in `tools` are not consulted). Thought text parts appear only with
 `includeThoughts`, as for real. Arguments are objects here: a scripted call whose raw arguments
 are not a JSON object is rendered with `args: {}`. A scripted call to a function the request does
 not declare is answered as the real API does: finishReason UNEXPECTED_TOOL_CALL, no call.
@@ -137,8 +139,8 @@ def validate(body: dict[str, Any], *, ledger: Any, **_: Any) -> None:
         if _calls(content):
             _check_call_turn(previous)
             _check_answered(contents[index + 1] if index + 1 < len(contents) else None)
-        if _responses(content):
-            _check_response_turn(content, previous, body)
+        if _responses(content) and not _responses(previous or {}):
+            _check_response_turn(_response_turn(contents, index), previous)
         _check_unique_ids(content)
     _check_signatures(contents, ledger)
 
@@ -195,18 +197,34 @@ def _check_call_turn(previous: dict[str, Any] | None) -> None:
                       "turn or after a function response turn.")
 
 
-def _check_response_turn(content: dict[str, Any], previous: dict[str, Any] | None,
-                         body: dict[str, Any]) -> None:
+def _response_turn(contents: list[dict[str, Any]], start: int) -> list[dict[str, Any]]:
+    """The function responses of the turn starting at `start`: parallel calls may be answered in
+    one content or in consecutive contents, one response each (the real API accepts both)."""
+    responses: list[dict[str, Any]] = []
+    for content in contents[start:]:
+        if not _responses(content):
+            break
+        responses += _responses(content)
+    return responses
+
+
+def _check_response_turn(responses: list[dict[str, Any]],
+                         previous: dict[str, Any] | None) -> None:
     if not (previous and _calls(previous)):
         # Real text: continuedev/continue#11164, lobehub#7298.
         raise _reject("Please ensure that function response turn comes immediately after a "
                       "function call turn.")
-    if len(_responses(content)) != len(_calls(previous)):
+    if len(responses) != len(_calls(previous)):
         # Real text: microsoft/vscode#299295, gemini-cli#4217.
         raise _reject("Please ensure that the number of function response parts is equal to "
                       "the number of function call parts of the function call turn.")
-    declared = {declaration.get("name") for declaration in _declarations(body)}
-    if any(response.get("name") not in declared for response in _responses(content)):
+    _check_response_names(responses, _calls(previous))
+
+
+def _check_response_names(responses: list[dict[str, Any]], calls: list[dict[str, Any]]) -> None:
+    # Each response answers a call of the turn by its name. The tools declared now do not matter:
+    # a response to a call of a function no longer (or never) declared is accepted.
+    if sorted(str(r.get("name")) for r in responses) != sorted(str(c.get("name")) for c in calls):
         raise _reject(INVALID_ARGUMENT)  # watt-mind/coach#280
 
 
@@ -259,13 +277,13 @@ def parse_request(body: dict[str, Any]) -> tuple[list[Message], list[ToolSpec], 
     if system:
         messages.append(SystemMessage(content="\n".join(
             part.get("text", "") for part in _parts(system))))
-    asked: list[ToolCall] = []
+    unanswered: list[ToolCall] = []  # the last model turn's calls, until their responses come
     for index, content in enumerate(_contents(body)):
         if content.get("role") == "model":
             messages.append(_assistant(index, content))
-            asked = messages[-1].tool_calls
+            unanswered = list(messages[-1].tool_calls)
         else:
-            messages.extend(_user(content, asked))
+            messages.extend(_user(content, unanswered))
     tools = [ToolSpec(name=d["name"], description=d.get("description") or "",
                       parameters=_get(d, "parametersJsonSchema") or _get(d, "parameters") or {})
              for d in _declarations(body)]
@@ -291,9 +309,9 @@ def _assistant(index: int, content: dict[str, Any]) -> AssistantMessage:
                             reasoning=reasoning)
 
 
-def _user(content: dict[str, Any], asked: list[ToolCall]) -> list[Message]:
+def _user(content: dict[str, Any], unused: list[ToolCall]) -> list[Message]:
+    """The results and text of a user content; answered calls are taken out of `unused`."""
     out: list[Message] = []
-    unused = list(asked)
     for part in _parts(content):
         response = _get(part, "functionResponse")
         if response:

@@ -1,10 +1,15 @@
 """OpenAI Responses (`POST /v1/responses`) on the server side, stateless like `store: false`.
 
 `validate` rejects what the real API rejects (texts from real error bodies, docs/providers.md
-section 2); `parse_request` turns input items into neutral messages; `render` writes a `Response`.
-Nothing is stored: under `store: true` an id-only reasoning item is accepted as if it had been,
-and with `previous_response_id` the pairing of outputs with calls is not checked. A reasoning
-item appears when the script has thinking; its encrypted_content only when `include` asks for
+section 2), one rule per function; `parse_request` turns input items into neutral messages;
+`render` writes a `Response`. Nothing is stored: under `store: true` an id-only reasoning item is
+accepted as if it had been, and with server-side state (`previous_response_id` or
+`conversation`) the pairing of outputs with calls is not checked, since the calls may live on the
+server. A reasoning item must be followed by the output item that came after it: a function call,
+a built-in tool item (web search, MCP, code interpreter...) or the assistant message item with
+its `msg_` id; a bare `{"role": "assistant", "content": ...}` is a new message, not that item.
+Tools may also arrive in an `additional_tools` input item. A reasoning item appears when the
+script has thinking; its encrypted_content only when `include` asks for
 "reasoning.encrypted_content", and its summary only when `reasoning.summary` is set, as for real.
 """
 
@@ -45,6 +50,13 @@ FIELDS = {
                              "caller"},
 }
 
+# The output item types (other than reasoning) that the API produces after a reasoning item
+# (the Response object's `output` union): any of them is a valid following item when sent back.
+TOOL_ITEMS = {"function_call", "custom_tool_call", "web_search_call", "file_search_call",
+              "computer_call", "code_interpreter_call", "image_generation_call",
+              "local_shell_call", "shell_call", "apply_patch_call", "mcp_call", "mcp_list_tools",
+              "mcp_approval_request", "tool_search_call"}
+
 error_body = openai_chat.error_body
 invalid_json_error = openai_chat.invalid_json_error
 not_found_error = openai_chat.not_found_error
@@ -58,18 +70,30 @@ def _reject(message: str, *, param: str | None = "input", code: str | None = Non
 
 def validate(body: dict[str, Any], **_: Any) -> None:
     """Raise `WireError` for the first rule the request breaks, in the real API's wording."""
-    if body.get("tool_choice") is not None and not body.get("tools"):
-        raise _reject("Invalid value for 'tool_choice': 'tool_choice' is only allowed when "
-                      "'tools' are specified.", param="tool_choice")
+    _check_tool_choice(body)
     items = body.get("input")
     if not isinstance(items, list):
         return
     for index, item in enumerate(items):
         _check_fields(index, item)
         if _kind(item) == "reasoning":
-            _check_reasoning(index, item, items, store=body.get("store", True))
-    if body.get("previous_response_id") is None:
+            _check_stored(item, store=body.get("store", True))
+            _check_following(item, items[index + 1] if index + 1 < len(items) else None)
+    if not _has_server_state(body):
         _check_pairs(items)
+
+
+def _has_server_state(body: dict[str, Any]) -> bool:
+    """Earlier turns live on the server: a stored response or a conversation (one or the other,
+    never both), so calls answered here may have been made there."""
+    return body.get("previous_response_id") is not None or body.get("conversation") is not None
+
+
+def _check_tool_choice(body: dict[str, Any]) -> None:
+    # Tools count wherever they are declared: in `tools` or in an `additional_tools` input item.
+    if body.get("tool_choice") is not None and not _tool_definitions(body):
+        raise _reject("Invalid value for 'tool_choice': 'tool_choice' is only allowed when "
+                      "'tools' are specified.", param="tool_choice")
 
 
 def _kind(item: dict[str, Any]) -> str | None:
@@ -85,19 +109,29 @@ def _check_fields(index: int, item: dict[str, Any]) -> None:
                           param=f"input[{index}].{key}", code="unknown_parameter")
 
 
-def _check_reasoning(index: int, item: dict[str, Any], items: list[dict[str, Any]], *,
-                     store: bool) -> None:
+def _check_stored(item: dict[str, Any], *, store: bool) -> None:
     if store is False and not item.get("encrypted_content"):
         # Real text, status 404: anomalyco/opencode#7724 and #8987.
         raise _reject(f"Item with id '{item.get('id')}' not found. Items are not persisted "
                       "when `store` is set to false. Try again with `store` set to true, or "
                       "remove this item from your input.", status=404)
-    following = items[index + 1] if index + 1 < len(items) else {}
-    if not (_kind(following) == "function_call" or
-            (_kind(following) == "message" and following.get("role") == "assistant")):
-        # Real text: openai-agents-python docs (reasoning_item_id_policy="omit").
+
+
+def _check_following(item: dict[str, Any], following: dict[str, Any] | None) -> None:
+    if not _follows_reasoning(following or {}):
+        # Real text, with param "input" and code null (a request that sent the assistant
+        # message without its msg_ id, recorded in pydantic-ai's test cassettes).
         raise _reject(f"Item '{item.get('id')}' of type 'reasoning' was provided without its "
                       "required following item.")
+
+
+def _follows_reasoning(item: dict[str, Any]) -> bool:
+    """An output item of the same response: a tool item, or the assistant message item sent back
+    with its id (without one it is a new message the model never wrote)."""
+    if _kind(item) in TOOL_ITEMS:
+        return True
+    return (_kind(item) == "message" and item.get("role") == "assistant"
+            and bool(item.get("id")))
 
 
 def _check_pairs(items: list[dict[str, Any]]) -> None:
@@ -129,8 +163,8 @@ def parse_request(body: dict[str, Any]) -> tuple[list[Message], list[ToolSpec], 
     turn: dict[str, Any] | None = None  # the assistant turn being assembled from its items
     for item in items:
         kind, role = _kind(item), item.get("role")
-        if kind in ("reasoning", "function_call") or (kind == "message" and role == "assistant"):
-            turn = turn or {"content": None, "tool_calls": [], "reasoning": []}
+        if kind == "reasoning" or kind in TOOL_ITEMS or (kind == "message" and role == "assistant"):
+            turn = turn or {"content": None, "tool_calls": [], "reasoning": [], "extra": {}}
             _add_to_turn(turn, kind, item)
             continue
         if turn is not None:
@@ -139,7 +173,7 @@ def parse_request(body: dict[str, Any]) -> tuple[list[Message], list[ToolSpec], 
         if kind == "function_call_output":
             messages.append(ToolMessage(tool_call_id=item["call_id"],
                                         content=_text(item.get("output"))))
-        elif role in ("system", "developer"):
+        elif kind == "message" and role in ("system", "developer"):
             messages.append(SystemMessage(content=_text(item.get("content"))))
         elif kind == "message":
             messages.append(UserMessage(content=_text(item.get("content"))))
@@ -153,11 +187,13 @@ def _add_to_turn(turn: dict[str, Any], kind: str | None, item: dict[str, Any]) -
         turn["reasoning"].append(Reasoning(provider=PROVIDER, data=item))
     elif kind == "function_call":
         arguments, raw = parse_arguments(item.get("arguments") or "")
-        extra = {"id": item["id"]} if item.get("id") else {}
+        extra = {"item_id": item["id"]} if item.get("id") else {}
         turn["tool_calls"].append(ToolCall(id=item["call_id"], name=item["name"],
                                            arguments=arguments, raw_arguments=raw, extra=extra))
-    else:
+    elif kind == "message":
         turn["content"] = (turn["content"] or "") + _text(item.get("content"))
+        if item.get("id") and "item_id" not in turn["extra"]:
+            turn["extra"]["item_id"] = item["id"]
 
 
 def _text(content: Any) -> str:
@@ -167,10 +203,18 @@ def _text(content: Any) -> str:
     return content or ""
 
 
+def _tool_definitions(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every tool the request declares: `tools`, then those of `additional_tools` input items."""
+    items = body.get("input") if isinstance(body.get("input"), list) else []
+    return [*(body.get("tools") or []),
+            *(tool for item in items if _kind(item) == "additional_tools"
+              for tool in item.get("tools") or [])]
+
+
 def _tools(body: dict[str, Any]) -> list[ToolSpec]:
     return [ToolSpec(name=tool["name"], description=tool.get("description") or "",
                      parameters=tool.get("parameters") or {"type": "object", "properties": {}})
-            for tool in body.get("tools") or [] if tool.get("type") == "function"]
+            for tool in _tool_definitions(body) if tool.get("type") == "function"]
 
 
 def _tool_choice(choice: Any) -> ToolChoice:

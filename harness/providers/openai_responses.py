@@ -1,7 +1,9 @@
 """OpenAI Responses (`POST /responses`), used statelessly: the neutral transcript to wire and back.
 
 Every request sends the whole history with `store: false`, and asks for encrypted reasoning so it
-can go back on the next call; nothing relies on `previous_response_id`. No streaming, no
+can go back on the next call; nothing relies on `previous_response_id`. The model's own output
+items go back as they came, ids included: reasoning, then the message item (`msg_...`), then the
+function calls (`fc_...`); the ids pair each with the reasoning item before it. No streaming, no
 retries, and no error flag on tool outputs (the kit's error results say "Error: ..." in text).
 """
 
@@ -121,9 +123,20 @@ def _map_message(message: Message) -> list[dict[str, Any]]:
     # Reasoning items go first, as they came; other providers' reasoning cannot be sent here.
     items = [_without_status(r.data) for r in message.reasoning if r.provider == NAME]
     if message.content:
-        items.append({"role": "assistant", "content": message.content})
+        items.append(_map_text(message))
     items.extend(_map_call(call) for call in message.tool_calls)
     return items
+
+
+def _map_text(message: AssistantMessage) -> dict[str, Any]:
+    if "item_id" not in message.extra:
+        return {"role": "assistant", "content": message.content}
+    # The output item itself, id included: after a reasoning item, a bare assistant message is
+    # a new one and the API rejects the reasoning as "provided without its required following
+    # item". Every field is required on an output message item.
+    return {"type": "message", "id": message.extra["item_id"], "role": "assistant",
+            "status": "completed",
+            "content": [{"type": "output_text", "text": message.content, "annotations": []}]}
 
 
 def _map_call(call: ToolCall) -> dict[str, Any]:
@@ -152,7 +165,7 @@ def _map_tool_choice(tool_choice: ToolChoice) -> str:
 
 
 def _from_wire(body: dict[str, Any]) -> Reply:
-    texts, calls, reasoning, refused = [], [], [], False
+    texts, calls, reasoning, refused, extra = [], [], [], False, {}
     for item in body.get("output") or []:
         kind = item.get("type")
         if kind == "reasoning":
@@ -160,6 +173,8 @@ def _from_wire(body: dict[str, Any]) -> Reply:
         elif kind == "function_call":
             calls.append(_parse_call(item))
         elif kind == "message":
+            if item.get("id") and not extra:  # several message items go back as the first
+                extra["item_id"] = item["id"]
             for part in item.get("content") or []:
                 if part.get("type") == "output_text":
                     texts.append(part.get("text", ""))
@@ -167,7 +182,7 @@ def _from_wire(body: dict[str, Any]) -> Reply:
                     texts.append(part.get("refusal", ""))
                     refused = True
     message = AssistantMessage(content="".join(texts) if texts else None, tool_calls=calls,
-                               reasoning=reasoning)
+                               reasoning=reasoning, extra=extra if texts else {})
     stop = StopReason.REFUSAL if refused else _map_stop_reason(body, bool(calls))
     return Reply(message=message, stop_reason=stop, usage=_map_usage(body.get("usage")),
                  model=body.get("model"))

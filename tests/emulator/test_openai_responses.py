@@ -71,7 +71,7 @@ def test_a_stateless_round_trip_with_encrypted_reasoning() -> None:
     final = Response.model_validate(second)
     assert final.output_text == "Sunny in Paris."
     sent = model.requests[1].messages
-    assert sent[1].tool_calls[0].extra == {"id": call["id"]}
+    assert sent[1].tool_calls[0].extra == {"item_id": call["id"]}
     assert sent[1].reasoning[0].data["encrypted_content"] == reasoning["encrypted_content"]
     assert sent[2] == ToolMessage(tool_call_id=call["call_id"], content="Sunny")
 

@@ -65,8 +65,8 @@ def response(output: list[dict[str, Any]], *, status: str = "completed",
     return body
 
 
-def message(text: str) -> dict[str, Any]:
-    return {"type": "message", "id": "msg_00bc7d2e", "role": "assistant", "status": "completed",
+def message(text: str, item_id: str = "msg_00bc7d2e") -> dict[str, Any]:
+    return {"type": "message", "id": item_id, "role": "assistant", "status": "completed",
             "content": [{"type": "output_text", "text": text, "annotations": [],
                          "logprobs": []}]}
 
@@ -143,7 +143,20 @@ def test_reasoning_item_and_call_id_survive_into_the_next_request():
         {"type": "function_call_output", "call_id": "call_E4xGYcmG4C", "output": FORECAST_TEXT}]
 
 
-def test_status_is_never_sent_on_input_items():
+def test_a_message_after_reasoning_goes_back_as_its_item_with_its_id():
+    # Without the msg_ id the real API answers 400: the reasoning item lacks its following item.
+    answer = message("Take an umbrella.", "msg_00bc7d2f")
+    reply = openai_responses.from_wire(response([REASONING, answer]))
+    assert reply.message.extra == {"item_id": "msg_00bc7d2f"}
+    history = [UserMessage(content=QUESTION), reply.message, UserMessage(content="Thanks!")]
+    body = openai_responses.to_wire(history)
+    assert body["input"][1:3] == [REASONING, {
+        "type": "message", "id": "msg_00bc7d2f", "role": "assistant", "status": "completed",
+        "content": [{"type": "output_text", "text": "Take an umbrella.", "annotations": []}]}]
+    PARAMS.validate_python(body)  # the official SDK's request type accepts it
+
+
+def test_status_is_never_sent_on_reasoning_items():
     item = REASONING | {"status": "completed"}
     history = [UserMessage(content=QUESTION),
                AssistantMessage(content="Checking.",
@@ -275,8 +288,10 @@ def replies(draw: st.DrawFn) -> Reply:
                            data=REASONING | {"id": f"rs_{i}", "encrypted_content": text})
                  for i, text in enumerate(draw(st.lists(st.text(min_size=1), max_size=2)))]
     stops = [StopReason.TOOL_USE if tool_calls else StopReason.END_TURN, StopReason.MAX_TOKENS]
-    return Reply(message=AssistantMessage(content=draw(st.none() | st.text(min_size=1)),
-                                          tool_calls=tool_calls, reasoning=reasoning),
+    content = draw(st.none() | st.text(min_size=1))
+    return Reply(message=AssistantMessage(content=content, tool_calls=tool_calls,
+                                          reasoning=reasoning,
+                                          extra={"item_id": "msg_7"} if content else {}),
                  stop_reason=draw(st.sampled_from(stops)), usage=Usage(**usages(draw)),
                  model="gpt-5-mini-2025-08-07")
 
@@ -284,7 +299,7 @@ def replies(draw: st.DrawFn) -> Reply:
 def render(reply: Reply) -> dict[str, Any]:
     output = [r.data for r in reply.message.reasoning]
     if reply.message.content is not None:
-        output.append(message(reply.message.content))
+        output.append(message(reply.message.content, reply.message.extra["item_id"]))
     output.extend({"type": "function_call", "id": c.extra["item_id"], "call_id": c.id,
                    "name": c.name, "arguments": json.dumps(c.arguments), "status": "completed"}
                   for c in reply.message.tool_calls)
