@@ -2,7 +2,10 @@
 
 Property tests (hypothesis) on all four wire formats: a neutral transcript sent by an adapter is
 accepted by the emulator's validator and parsed back into the same transcript; a neutral reply
-rendered by the emulator is parsed by the adapter into the same reply.
+rendered by the emulator is parsed by the adapter into the same reply; and a whole conversation
+played through both (replies with reasoning, text and calls, sent back on the next call) is
+accepted call after call, with everything the provider needs back arriving unchanged: thinking
+blocks and signatures, reasoning items, Responses message and call item ids.
 """
 
 import httpx
@@ -22,6 +25,7 @@ from harness import (
     providers,
 )
 from harness.emulator import Emulator
+from harness.messages import Reply
 
 NAMES = ["get_forecast", "search_tickets", "save_goal"]
 TOOLS = [ToolSpec(name=n, description=f"The {n} tool.",
@@ -87,7 +91,7 @@ def steps(draw):
                   for _ in range(draw(st.integers(0, 3))))
     content = draw(st.none() | text) if calls else draw(text)
     stop = draw(st.sampled_from(["max_tokens", None])) if not calls else None
-    return Step(text=content, calls=calls, stop_reason=stop)
+    return Step(text=content, calls=calls, stop_reason=stop, thinking=draw(st.none() | text))
 
 
 @pytest.mark.parametrize("provider", list(providers.PROVIDERS))
@@ -103,3 +107,59 @@ def test_a_reply_rendered_by_the_emulator_is_read_back_the_same(provider, step):
         (c.name, c.arguments) for c in step.calls]
     assert len({c.id for c in reply.message.tool_calls}) == len(step.calls)  # ids unique
     assert reply.usage.input_tokens > 0
+    if provider in ("anthropic", "openai_responses"):  # one thinking block or reasoning item
+        assert len(reply.message.reasoning) == (1 if step.thinking else 0)
+    if provider == "openai_responses":  # the message item's id rides along with its text
+        assert reply.message.extra.get("item_id", "").startswith("msg_") == bool(step.text)
+
+
+@st.composite
+def conversations(draw):
+    """Two questions; the first takes 0-2 tool rounds. Any step may think, so reasoning followed
+    by a text answer (the Responses message item) goes back with the second question."""
+    steps = []
+    for _ in range(draw(st.integers(0, 2))):
+        calls = tuple(ToolCall(id="", name=draw(st.sampled_from(NAMES)), arguments=draw(arguments))
+                      for _ in range(draw(st.integers(1, 2))))
+        steps.append(Step(text=draw(st.none() | text), calls=calls,
+                          thinking=draw(st.none() | text)))
+    steps += [Step(text=draw(text), thinking=draw(st.none() | text)),
+              Step(text=draw(text), thinking=draw(st.none() | text))]
+    return steps
+
+
+def play(provider, steps):
+    """Run the steps through the adapter and the emulator; the transcript sent and the model."""
+    model = ScriptedModel(steps)
+    messages = [SystemMessage(content="Be brief."), UserMessage(content="First question?")]
+    with httpx.Client(transport=Emulator(model)) as client:
+        adapter = providers.get(provider, client=client, api_key="test")
+        replies: list[Reply] = []
+        while len(replies) < len(steps):
+            replies.append(adapter.complete(messages, tools=TOOLS))  # raises if rejected
+            messages.append(replies[-1].message)
+            messages += [ToolMessage(tool_call_id=call.id, content=f"result of {call.name}")
+                         for call in replies[-1].message.tool_calls]
+            if not replies[-1].message.tool_calls and len(replies) < len(steps):
+                messages.append(UserMessage(content="Second question?"))
+    return messages, model
+
+
+@pytest.mark.parametrize("provider", list(providers.PROVIDERS))
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=conversations())
+def test_a_conversation_with_reasoning_goes_back_and_forth_unchanged(provider, steps):
+    messages, model = play(provider, steps)
+    received = model.requests[-1].messages  # the emulator's reading of the last request
+    assert shape(received, provider) == shape(messages[:len(received)], provider)
+    sent_turns = [m for m in messages if isinstance(m, AssistantMessage)][:-1]
+    received_turns = [m for m in received if isinstance(m, AssistantMessage)]
+    assert len(received_turns) == len(sent_turns)
+    for sent, got in zip(sent_turns, received_turns, strict=True):
+        if provider in ("anthropic", "openai_responses"):  # reasoning goes back as it came
+            assert [r.data for r in got.reasoning] == [
+                {k: v for k, v in r.data.items() if k != "status"} for r in sent.reasoning]
+        if provider == "openai_responses":  # the item ids pair text and calls with reasoning
+            assert got.extra == sent.extra
+            assert [c.extra for c in got.tool_calls] == [c.extra for c in sent.tool_calls]
+            assert bool(sent.extra) == bool(sent.content)
