@@ -6,6 +6,10 @@ envelope and text), turned into neutral messages for `model.complete`, and the n
 rendered as the real JSON. `serve(emulator)` puts it on a loopback port for any client, the
 official SDKs included. It does not stream, store responses, check keys or emulate rate limits.
 
+What a request means follows the real API too (merged Anthropic turns, Responses items sent back
+with their ids, Gemini responses split over contents: see each module). One thing it cannot do
+offline is verify a real Anthropic thinking signature: those pass on their format alone.
+
 Usage follows `harness.tokens`, computed from the wire body, and this rule wins over any usage
 the model reports: input is the request's tokens, cached input is the prefix shared with this
 emulator's previous request to the same API (from 1,024 tokens on), output is the reply's text,
