@@ -2,9 +2,10 @@
 
 `validate` rejects what the real API rejects (texts from real error bodies, docs/providers.md
 section 3); `parse_request` turns the wire request into neutral messages; `render` writes a
-`Message`. Consecutive messages of the same role are merged into one before anything is checked
-or read, as the real API documents ("consecutive user or assistant turns in your request will be
-combined into a single turn"); indexes in error texts count the merged messages.
+`Message`. Consecutive messages of one role are combined into a single turn before the turn
+rules are checked and before the request is read, as the API reference says of `messages`; the
+indexes in those rules' error texts count the combined turns (our reading: no real error for a
+split turn is on record).
 
 Thinking signatures: the emulator signs its own thinking blocks (a keyed hash of the text, in the
 real signature's layout, see `_ids`) and verifies them, so an edited block is rejected as for

@@ -2,20 +2,20 @@
 
 `validate` rejects what the real API rejects (texts from real error bodies, docs/providers.md
 section 4), reading camelCase and snake_case keys alike (proto JSON); `parse_request` turns
-contents into neutral messages; `render` writes a camelCase `GenerateContentResponse`.
-Function calls carry no `id` (like the Developer API) and end with STOP. Thought signatures: a
-reply gets one when the script has thinking, or always on a "gemini-3" model; it sits on the
-first functionCall part (on the last part when there are no calls), and the next request must
-send back the ones issued for calls of the current turn. Parallel calls may be answered in one
-user content or in consecutive ones; each response must carry the name of a call of the turn
-(the functions declared in `tools` are not consulted). Thought text parts appear only with
-`includeThoughts`, as for real. Arguments are objects here: a scripted call whose raw arguments
-are not a JSON object is rendered with `args: {}`. A scripted call to a function the request does
-not declare is answered as the real API does: finishReason UNEXPECTED_TOOL_CALL, no call.
+contents into neutral messages; `render` writes a camelCase `GenerateContentResponse`. Function
+calls carry no `id` (like the Developer API) and end with STOP. Thought signatures: a reply gets
+one when the script has thinking, or always on a "gemini-3" model; it sits on the first
+functionCall part (on the last part when there are no calls), and the next request must send back
+the ones issued for calls of the current turn. Parallel calls are answered in one user content or
+split over several, each response naming a call of the turn (declared or not). Thought text parts
+appear only with `includeThoughts`, as for real. Arguments are objects here: a scripted call whose
+raw arguments are not a JSON object is rendered with `args: {}`. A scripted call to a function the
+request does not declare is answered like the real API: finishReason UNEXPECTED_TOOL_CALL, no call.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from typing import Any
@@ -52,6 +52,8 @@ SCHEMA_FIELDS = {"type", "format", "title", "description", "nullable", "enum", "
                  "minLength", "maxLength", "pattern", "example", "anyOf", "propertyOrdering",
                  "default", "items", "minimum", "maximum"}
 INVALID_ARGUMENT = "Request contains an invalid argument."
+COUNT_MISMATCH = ("Please ensure that the number of function response parts is equal to the "
+                  "number of function call parts of the function call turn.")
 
 
 def _snake(name: str) -> str:
@@ -198,43 +200,33 @@ def _check_call_turn(previous: dict[str, Any] | None) -> None:
 
 
 def _response_turn(contents: list[dict[str, Any]], start: int) -> list[dict[str, Any]]:
-    """The function responses of the turn starting at `start`: parallel calls may be answered in
-    one content or in consecutive contents, one response each (the real API accepts both)."""
-    responses: list[dict[str, Any]] = []
-    for content in contents[start:]:
-        if not _responses(content):
-            break
-        responses += _responses(content)
-    return responses
+    """The responses of the turn at `start`: in one content or split over consecutive ones."""
+    run = itertools.takewhile(_responses, contents[start:])
+    return [response for content in run for response in _responses(content)]
 
 
-def _check_response_turn(responses: list[dict[str, Any]],
-                         previous: dict[str, Any] | None) -> None:
+def _check_response_turn(responses: list[dict[str, Any]], previous: dict[str, Any] | None) -> None:
     if not (previous and _calls(previous)):
         # Real text: continuedev/continue#11164, lobehub#7298.
         raise _reject("Please ensure that function response turn comes immediately after a "
                       "function call turn.")
     if len(responses) != len(_calls(previous)):
         # Real text: microsoft/vscode#299295, gemini-cli#4217.
-        raise _reject("Please ensure that the number of function response parts is equal to "
-                      "the number of function call parts of the function call turn.")
+        raise _reject(COUNT_MISMATCH)
     _check_response_names(responses, _calls(previous))
 
 
 def _check_response_names(responses: list[dict[str, Any]], calls: list[dict[str, Any]]) -> None:
-    # Each response answers a call of the turn by its name. The tools declared now do not matter:
-    # a response to a call of a function no longer (or never) declared is accepted.
+    # A response answers a call of the turn by name; whether `tools` still declares it is moot.
     if sorted(str(r.get("name")) for r in responses) != sorted(str(c.get("name")) for c in calls):
         raise _reject(INVALID_ARGUMENT)  # watt-mind/coach#280
 
 
 def _check_answered(following: dict[str, Any] | None) -> None:
-    # Every call needs its response before the model is asked again (providers.md section 5).
-    # No real text is recorded for a call turn followed by no response turn at all; the count
-    # rule's message (zero responses for N calls) is the closest real one.
+    # Every call needs its response before the model is asked again (providers.md section 5). No
+    # real text is on record for a missing response turn; the count rule's (0 for N) is closest.
     if following is None or not _responses(following):
-        raise _reject("Please ensure that the number of function response parts is equal to "
-                      "the number of function call parts of the function call turn.")
+        raise _reject(COUNT_MISMATCH)
 
 
 def _check_unique_ids(content: dict[str, Any]) -> None:
@@ -310,7 +302,7 @@ def _assistant(index: int, content: dict[str, Any]) -> AssistantMessage:
 
 
 def _user(content: dict[str, Any], unused: list[ToolCall]) -> list[Message]:
-    """The results and text of a user content; answered calls are taken out of `unused`."""
+    # Answered calls leave `unused`: split response contents pair with the calls still open.
     out: list[Message] = []
     for part in _parts(content):
         response = _get(part, "functionResponse")

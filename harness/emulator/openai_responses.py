@@ -119,8 +119,9 @@ def _check_stored(item: dict[str, Any], *, store: bool) -> None:
 
 def _check_following(item: dict[str, Any], following: dict[str, Any] | None) -> None:
     if not _follows_reasoning(following or {}):
-        # Real text, with param "input" and code null (a request that sent the assistant
-        # message without its msg_ id, recorded in pydantic-ai's test cassettes).
+        # Real text: openai-agents-python docs (reasoning_item_id_policy="omit"); param "input"
+        # and code null as recorded for an assistant message sent back without its msg_ id
+        # (pydantic-ai, test_openai_responses_thinking_with_modified_history).
         raise _reject(f"Item '{item.get('id')}' of type 'reasoning' was provided without its "
                       "required following item.")
 
