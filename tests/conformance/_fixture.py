@@ -49,3 +49,8 @@ def foreign_signature(label: str, *, thinking_bytes: int = 120) -> str:
     inner = (blob(0x0A, header) + blob(0x12, noise("key", 12)) + blob(0x1A, noise("iv", 12))
              + blob(0x22, noise("tag", 48)) + blob(0x2A, noise("text", thinking_bytes)))
     return base64.b64encode(blob(0x12, inner) + b"\x18\x01").decode()
+
+
+def tagged(fixtures: list[Fixture], tag: str) -> Fixture:
+    """The first fixture of a false-rejection class."""
+    return next(fixture for fixture in fixtures if tag in fixture.tags)

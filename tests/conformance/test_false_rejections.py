@@ -21,7 +21,7 @@ from harness.scripted import ScriptedModel, Step
 from tests.conformance import anthropic_fixtures as A
 from tests.conformance import gemini_fixtures as G
 from tests.conformance import openai_responses_fixtures as R
-from tests.conformance._fixture import foreign_signature
+from tests.conformance._fixture import foreign_signature, tagged
 
 
 def sent(route: str, body: dict[str, Any]) -> list[Any]:
@@ -34,7 +34,7 @@ def sent(route: str, body: dict[str, Any]) -> list[Any]:
 
 
 def test_an_anthropic_turn_split_over_messages_is_one_turn() -> None:
-    messages = sent("/v1/messages", A.FIXTURES[0].body)
+    messages = sent("/v1/messages", tagged(A.FIXTURES, "consecutive same-role messages").body)
     assert [type(m).__name__ for m in messages] == [
         "UserMessage", "AssistantMessage", "ToolMessage", "ToolMessage"]
     assert [c.id for c in messages[1].tool_calls] == ["toolu_01Porto", "toolu_01Faro"]
@@ -42,7 +42,7 @@ def test_an_anthropic_turn_split_over_messages_is_one_turn() -> None:
 
 
 def test_a_merged_turn_must_still_be_answered_in_full() -> None:
-    body = copy.deepcopy(A.FIXTURES[0].body)
+    body = copy.deepcopy(tagged(A.FIXTURES, "consecutive same-role messages").body)
     body["messages"][-1]["content"].pop()  # Faro's result
     with pytest.raises(WireError) as caught:
         anthropic.validate(body, ledger=Ledger())
@@ -94,7 +94,7 @@ def test_a_tampered_own_signature_is_rejected_except_inside_its_key_id() -> None
     own = Ledger().thinking_signature("Two lookups, one per city.")
     start = base64.b64decode(own).index(EMULATOR_KEY_ID)  # in bytes; 3 bytes = 4 characters
     accepted = []
-    for position in range(len(own) - 2):  # the last characters hold padding
+    for position in range(len(own)):
         swapped = own[:position] + ("A" if own[position] != "A" else "B") + own[position + 1:]
         if signature_accepted(swapped):
             accepted.append(position)
@@ -125,8 +125,9 @@ def test_conversation_and_previous_response_id_are_alike(state: dict[str, Any]) 
 
 def test_tools_in_an_additional_tools_item_reach_the_model() -> None:
     model = ScriptedModel([Step.call("find_train", to="Porto")])
+    request = tagged(R.FIXTURES, "tools in an input item").body
     with httpx.Client(transport=Emulator(model), base_url="https://api.example") as client:
-        body = client.post("/v1/responses", json=R.FIXTURES[-2].body).json()
+        body = client.post("/v1/responses", json=request).json()
     assert [t.name for t in model.requests[0].tools] == ["find_train"]
     assert [m.role for m in model.requests[0].messages] == ["user"]  # the item is no message
     assert [item["name"] for item in body["output"]] == ["find_train"]
@@ -144,7 +145,7 @@ def test_split_gemini_responses_pair_with_their_calls_in_order() -> None:
 
 
 def test_a_gemini_response_to_an_undeclared_function_is_read() -> None:
-    messages = sent(G.PATH, G.FIXTURES[4].body)
+    messages = sent(G.PATH, tagged(G.FIXTURES, "response to an undeclared function").body)
     assert messages[1].tool_calls[0].name == "list_stations"
     assert messages[2] == ToolMessage(tool_call_id=messages[1].tool_calls[0].id,
                                       content="stations: 10:05")
