@@ -22,10 +22,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from nbconvert.preprocessors import Preprocessor
 from nbformat import NotebookNode
 from nbgrader import utils
 from nbgrader.api import MissingEntry
-from nbconvert.preprocessors import Preprocessor
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor, OverwriteCells
 from traitlets import List
 
