@@ -204,3 +204,58 @@ def test_a_lesson_runs_in_jupyterlab_and_the_stepper_renders(lab):
         finally:
             browser.close()
     assert screenshot.stat().st_size > 10_000
+
+
+def feedback_page(path: Path, message: str) -> Path:
+    """A feedback page as `nbgrader generate_feedback` writes it (its template and CSS, and the
+    preprocessors nbgrader_config.py names) for one failed graded cell showing `message`."""
+    import nbformat
+    import nbgrader
+    from nbconvert.exporters import HTMLExporter
+    from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
+
+    from grader.nbgrader_plugins import WrapLongLines
+
+    cell = nbformat.v4.new_code_cell("check.run_loop_exits(run_loop)")
+    cell.metadata["nbgrader"] = {"grade": True, "grade_id": "run_loop_exits", "points": 2,
+                                 "score": 0, "solution": False, "locked": True}
+    cell.outputs = [nbformat.v4.new_output("error", ename="CheckFailed", evalue=message,
+                                           traceback=[message])]
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    templates = Path(nbgrader.__file__).parent / "server_extensions" / "formgrader"
+    exporter = HTMLExporter(template_name="feedback",
+                            extra_template_basedirs=[str(templates / "templates")],
+                            extra_template_paths=[str(templates / "static" / "node_modules" /
+                                                      "bootstrap" / "dist" / "css")])
+    resources = {"nbgrader": {"notebook": "02_early_exit", "score": 0, "max_score": 2,
+                              "late_penalty": 0}, "config_dir": str(path.parent)}
+    for step in (CSSHTMLHeaderPreprocessor(), WrapLongLines()):  # as nbgrader registers them
+        exporter.register_preprocessor(step, enabled=True)
+    body, _ = exporter.from_notebook_node(notebook, resources=resources)
+    assert "grader.nbgrader_plugins.WrapLongLines" in (ROOT / "nbgrader_config.py").read_text()
+    path.write_text(body)
+    return path
+
+
+@browser_test
+def test_feedback_wraps_a_long_check_message_so_the_lesson_is_on_screen(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    message = ("scenario bench_press_capped, call 3: the reference sent 7 messages and yours "
+               "sent 6; the results of call 2 never went back to the model. " * 2
+               + "Reread lessons/03_the_loop.ipynb, section 'What goes back'.")
+    page_path = feedback_page(tmp_path / "feedback.html", message)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 800})
+            page.goto(page_path.as_uri())
+            hint = page.get_by_text("lessons/03_the_loop.ipynb").first
+            box = hint.bounding_box()
+            page.screenshot(path=str(ARTIFACTS / "browser_feedback.png"))
+            scrolls = page.evaluate("() => [...document.querySelectorAll('pre')].some("
+                                    "p => p.scrollWidth > p.clientWidth + 1)")
+        finally:
+            browser.close()
+    assert box is not None and box["x"] + box["width"] <= 1000, box
+    assert not scrolls, "an output line still runs past its box"
