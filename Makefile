@@ -1,12 +1,13 @@
-# Two entry points for people, the rest for instructors and maintainers.
-#   make lab    set up (first time only) and open JupyterLab on the lessons
+# Entry points for people, the rest for instructors and maintainers.
+#   make lab    set up (first time only) and open JupyterLab on the lessons and exercises
+#   make setup  set up only: the environment students and instructors use (no tests run)
 #   make test   set up (first time only) and run the whole test suite
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 UV_VERSION := 0.13.8
 
-.PHONY: lab test chromium lint bench cassettes exercises clean
+.PHONY: setup lab test chromium lint bench cassettes exercises clean
 
 $(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
@@ -21,9 +22,16 @@ $(VENV)/.test: $(BIN)/uv requirements/test.txt pyproject.toml
 	VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install --quiet -r requirements/test.txt -e .
 	touch $@ $(VENV)/.lab
 
+setup: $(VENV)/.lab
+	@echo "ready: .venv holds the kit, JupyterLab and nbgrader; 'make lab' opens the lessons"
+
+# The students' JupyterLab (etc/jupyter: no instructor tools, instructor files hidden), rooted
+# here so the file browser holds lessons/ and exercises/ side by side; it opens on lessons/.
 # JupyterLab refuses to start as root unless told; containers and CI machines often are root.
 lab: $(VENV)/.lab
-	$(BIN)/jupyter lab lessons/ $$([ "$$(id -u)" = 0 ] && echo --allow-root)
+	JUPYTER_CONFIG_PATH=$(CURDIR)/etc/jupyter $(BIN)/jupyter lab \
+		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/lessons \
+		$$([ "$$(id -u)" = 0 ] && echo --allow-root)
 
 # The browser test drives Debian's chromium; install it when we may (root with apt-get).
 chromium:

@@ -6,7 +6,17 @@ submitted/, autograded/ and feedback/ folders are created here when an instructo
 ignored by git.
 """
 
+import warnings
+
+from sqlalchemy.exc import SAWarning
+
 c = get_config()  # noqa: F821 (nbgrader injects get_config when it loads this file)
+
+# nbgrader 0.9.6 adds a new submission to the gradebook in a way SQLAlchemy 2 warns about
+# ("Object of type <SubmittedAssignment> not in session, add operation ... will not proceed") on
+# every autograde. The rows are added correctly all the same; the warning is nbgrader's, not a
+# problem with the course, so it is not shown.
+warnings.filterwarnings("ignore", category=SAWarning, message=r".*not in session")
 
 c.CourseDirectory.course_id = "agent-loop-kit"
 c.CourseDirectory.source_directory = "solutions"
@@ -15,6 +25,18 @@ c.CourseDirectory.release_directory = "exercises"
 # A test cell a student deleted (or stripped of its metadata) would silently score 0 as "needs
 # manual grade"; put it back from the gradebook and grade it.
 c.OverwriteCells.add_missing_cells = True
+# nbgrader's OverwriteCells, minus its false "checksum has changed" alarm for every locked cell
+# with hidden tests (grader/nbgrader_plugins.py says why); real edits are still reported.
+c.Autograde.sanitize_preprocessors = [
+    "nbgrader.preprocessors.ClearOutput",
+    "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "grader.nbgrader_plugins.RestoreLockedCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]
+# Kernels talk to nbgrader over encrypted ZeroMQ: the kernel's own "running over TCP without
+# encryption" warning is then not printed for every notebook.
+c.KernelManager.transport_encryption = "required"
 
 # Seconds per cell. The checks stop a student's endless loop themselves after 5 s and report it;
 # this is the backstop for anything else.
@@ -22,8 +44,10 @@ c.Execute.timeout = 60
 
 # Feedback shows the student's notebook as graded, minus the hidden tests. The checks render
 # failures without a traceback, so no hidden line is quoted in an error either.
+# Long check messages wrap instead of running off the right edge.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
-    "nbgrader.preprocessors.ClearHiddenTests",
+    "grader.nbgrader_plugins.WrapLongLines",
+    "grader.nbgrader_plugins.ClearHiddenTestsInFeedback",
 ]

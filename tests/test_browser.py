@@ -1,16 +1,20 @@
-"""End to end in a real browser: JupyterLab runs a lesson and the transcript stepper renders.
+"""End to end in a real browser: the students' JupyterLab, as `make lab` starts it.
 
-Starts JupyterLab on a free loopback port with a fixed token, in a temporary root holding a copy
-of lesson 2, drives Debian's headless Chromium with Playwright through Run > Run All Cells, and
-checks that the stepper (CSS class `alk-transcript`) appears, steps, and that no cell wrote an
-error. A screenshot goes to test-artifacts/. Every wait is bounded. Skipped, saying why, when
-/usr/bin/chromium is absent (`make test` installs it where it can).
+Starts JupyterLab on a free loopback port with a fixed token and the options of the Makefile's
+`lab` recipe (read from the Makefile, so the test follows it), in a temporary root holding copies
+of lessons/, exercises/ and solutions/. Drives Debian's headless Chromium with Playwright: the
+file browser shows the lessons and the exercises, an exercise opens from it, no instructor tool
+is on screen, and lesson 2 runs through Run > Run All Cells with its transcript stepper (CSS class
+`alk-transcript`) rendering and stepping, and no cell writing an error. Screenshots go to
+test-artifacts/. Every wait is bounded. Skipped, saying why, when /usr/bin/chromium is absent
+(`make test` installs it where it can).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -23,7 +27,9 @@ import httpx
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSON = ROOT / "lessons" / "02_one_tool.ipynb"
+LESSON = Path("lessons") / "02_one_tool.ipynb"
+EXERCISE = "02_early_exit"
+COPIED = ("lessons", "exercises", "solutions")  # solutions/ is there to be hidden
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = Path("/usr/bin/chromium")
 TOKEN = "agent-loop-kit-browser-test"
@@ -39,10 +45,16 @@ ALL_CELLS_RAN = """() => {
     return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
 }"""
 
-pytestmark = [pytest.mark.slow,
+in_browser = [pytest.mark.slow,
               pytest.mark.skipif(not CHROMIUM.exists(),
                                  reason="needs Debian's chromium at /usr/bin/chromium "
                                         "(apt-get install chromium; `make test` does it as root)")]
+
+
+def browser_test(test):
+    for mark in in_browser:
+        test = mark(test)
+    return test
 
 
 def free_port() -> int:
@@ -65,23 +77,41 @@ def wait_until_up(url: str, server: subprocess.Popen, *, seconds: float = 60) ->
     raise TimeoutError(f"JupyterLab did not answer {url} within {seconds} s")
 
 
+def lab_recipe() -> tuple[dict[str, str], list[str]]:
+    """The environment and the options that the Makefile's `lab` recipe gives `jupyter lab`."""
+    recipe = re.search(r"^lab:.*\n((?:\t.*\n)+)", (ROOT / "Makefile").read_text(), re.M)
+    assert recipe, "the Makefile has no lab recipe"
+    text = recipe.group(1).replace("\\\n", " ").replace("$(CURDIR)", "{root}")
+    env = dict(re.findall(r"\b([A-Z_]+)=(\S+)", text.split("jupyter lab")[0]))
+    return env, re.findall(r"(--\S+=\S+)", text)
+
+
+def test_make_lab_uses_the_students_config_and_opens_on_the_lessons():
+    env, options = lab_recipe()
+    assert env == {"JUPYTER_CONFIG_PATH": "{root}/etc/jupyter"}
+    assert "--ServerApp.root_dir={root}" in options
+    assert "--LabApp.default_url=/lab/tree/lessons" in options
+
+
 @pytest.fixture
 def lab(tmp_path):
-    """A JupyterLab server on loopback serving a copy of lesson 2; yields its base URL."""
+    """JupyterLab on loopback as `make lab` starts it, over copies of the course folders."""
     root, settings = tmp_path / "root", tmp_path / "settings"
-    root.mkdir()
-    shutil.copy(LESSON, root / LESSON.name)
+    for folder in COPIED:
+        shutil.copytree(ROOT / folder, root / folder)
     for name, value in LAB_SETTINGS.items():
         path = settings / name
         path.parent.mkdir(parents=True)
         path.write_text(json.dumps(value))
     port = free_port()
     env = {key: value for key, value in os.environ.items() if not key.endswith("_API_KEY")}
+    recipe_env, options = lab_recipe()
+    env |= {name: value.format(root=ROOT) for name, value in recipe_env.items()}
     env |= {"JUPYTERLAB_SETTINGS_DIR": str(settings),
             "JUPYTERLAB_WORKSPACES_DIR": str(tmp_path / "workspaces"),
             "JUPYTER_PLATFORM_DIRS": "1", "AGENT_LOOP_KIT_PROVIDER": "anthropic"}
     command = [sys.executable, "-m", "jupyterlab", "--no-browser", f"--port={port}",
-               "--ip=127.0.0.1", f"--ServerApp.root_dir={root}",
+               "--ip=127.0.0.1", *(option.format(root=root) for option in options),
                f"--IdentityProvider.token={TOKEN}", "--ServerApp.open_browser=False",
                "--ServerApp.port_retries=0"]
     if os.geteuid() == 0:
@@ -105,6 +135,41 @@ def lab(tmp_path):
         log.close()
 
 
+@browser_test
+def test_the_file_browser_holds_lessons_and_exercises_and_no_instructor_tools(lab):
+    from playwright.sync_api import sync_playwright
+
+    listing = httpx.get(f"{lab}/api/contents?token={TOKEN}").json()
+    names = {item["name"] for item in listing["content"]}
+    assert {"lessons", "exercises"} <= names and "solutions" not in names, names
+    assert httpx.get(f"{lab}/formgrader?token={TOKEN}").status_code == 404
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(60_000)
+            page.goto(f"{lab}/lab/tree/lessons?token={TOKEN}", timeout=90_000)
+            files = page.locator(".jp-DirListing-content")
+            files.get_by_text("01_messages.ipynb").wait_for()  # opens on lessons/
+            page.locator(".jp-BreadCrumbs-home").click()
+            files.get_by_text("exercises", exact=True).dblclick()
+            files.get_by_text(EXERCISE, exact=True).dblclick()
+            files.get_by_text(f"{EXERCISE}.ipynb", exact=True).dblclick()
+            page.locator(".jp-NotebookPanel .jp-Notebook").wait_for()
+            page.locator(".jp-NotebookPanel").get_by_text("def run_loop").first.wait_for()
+            page.screenshot(path=str(ARTIFACTS / "browser_file_browser.png"))
+            menus = page.locator("#jp-menu-panel .lm-MenuBar-itemLabel").all_inner_texts()
+            assert "File" in menus and not any("nbgrader" in m.lower() for m in menus), menus
+            palette = page.locator("body").inner_text().lower()
+            for instructor_tool in ("formgrader", "create assignment", "course list"):
+                assert instructor_tool not in palette, instructor_tool
+        finally:
+            browser.close()
+
+
+@browser_test
 def test_a_lesson_runs_in_jupyterlab_and_the_stepper_renders(lab):
     from playwright.sync_api import sync_playwright
 
@@ -115,7 +180,7 @@ def test_a_lesson_runs_in_jupyterlab_and_the_stepper_renders(lab):
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
             page.set_default_timeout(60_000)
-            page.goto(f"{lab}/lab/tree/{LESSON.name}?token={TOKEN}", timeout=90_000)
+            page.goto(f"{lab}/lab/tree/{LESSON.as_posix()}?token={TOKEN}", timeout=90_000)
             page.locator(".jp-NotebookPanel .jp-Notebook").wait_for()
             page.locator("#jp-main-statusbar").get_by_text("Idle").wait_for(timeout=90_000)
             page.get_by_role("menuitem", name="Run", exact=True).click()
@@ -139,3 +204,58 @@ def test_a_lesson_runs_in_jupyterlab_and_the_stepper_renders(lab):
         finally:
             browser.close()
     assert screenshot.stat().st_size > 10_000
+
+
+def feedback_page(path: Path, message: str) -> Path:
+    """A feedback page as `nbgrader generate_feedback` writes it (its template and CSS, and the
+    preprocessors nbgrader_config.py names) for one failed graded cell showing `message`."""
+    import nbformat
+    import nbgrader
+    from nbconvert.exporters import HTMLExporter
+    from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
+
+    from grader.nbgrader_plugins import WrapLongLines
+
+    cell = nbformat.v4.new_code_cell("check.run_loop_exits(run_loop)")
+    cell.metadata["nbgrader"] = {"grade": True, "grade_id": "run_loop_exits", "points": 2,
+                                 "score": 0, "solution": False, "locked": True}
+    cell.outputs = [nbformat.v4.new_output("error", ename="CheckFailed", evalue=message,
+                                           traceback=[message])]
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    templates = Path(nbgrader.__file__).parent / "server_extensions" / "formgrader"
+    exporter = HTMLExporter(template_name="feedback",
+                            extra_template_basedirs=[str(templates / "templates")],
+                            extra_template_paths=[str(templates / "static" / "node_modules" /
+                                                      "bootstrap" / "dist" / "css")])
+    resources = {"nbgrader": {"notebook": "02_early_exit", "score": 0, "max_score": 2,
+                              "late_penalty": 0}, "config_dir": str(path.parent)}
+    for step in (CSSHTMLHeaderPreprocessor(), WrapLongLines()):  # as nbgrader registers them
+        exporter.register_preprocessor(step, enabled=True)
+    body, _ = exporter.from_notebook_node(notebook, resources=resources)
+    assert "grader.nbgrader_plugins.WrapLongLines" in (ROOT / "nbgrader_config.py").read_text()
+    path.write_text(body)
+    return path
+
+
+@browser_test
+def test_feedback_wraps_a_long_check_message_so_the_lesson_is_on_screen(tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    message = ("scenario bench_press_capped, call 3: the reference sent 7 messages and yours "
+               "sent 6; the results of call 2 never went back to the model. " * 2
+               + "Reread lessons/03_the_loop.ipynb, section 'What goes back'.")
+    page_path = feedback_page(tmp_path / "feedback.html", message)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 800})
+            page.goto(page_path.as_uri())
+            hint = page.get_by_text("lessons/03_the_loop.ipynb").first
+            box = hint.bounding_box()
+            page.screenshot(path=str(ARTIFACTS / "browser_feedback.png"))
+            scrolls = page.evaluate("() => [...document.querySelectorAll('pre')].some("
+                                    "p => p.scrollWidth > p.clientWidth + 1)")
+        finally:
+            browser.close()
+    assert box is not None and box["x"] + box["width"] <= 1000, box
+    assert not scrolls, "an output line still runs past its box"
