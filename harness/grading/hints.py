@@ -26,6 +26,9 @@ ORDER_WRONG_RESULT = ("A tool message carries another call's result: match each 
                       + lesson("09_parallel_tools"))
 ORDER_PREFIX = ("The earlier history comes first, unchanged: the transcript only grows. "
                 + lesson("03_the_loop"))
+ORDER_CALLER_LIST = ("Return a NEW list: the history you were given is left as it was (its owner "
+                     "may still need it, or send it again). Build [*history, turn, ...] instead "
+                     "of appending to it. " + lesson("03_the_loop"))
 ORDER_RAISE = ("A call without a result, or a result without a call, must raise ValueError "
                "naming the id, before anything is appended: no provider accepts such a round. "
                + lesson("09_parallel_tools"))
@@ -100,6 +103,18 @@ LOOP_INSTRUCTION_PLACE = ("The closing call's FIRST message must be the system m
 LOOP_APPEND_ONLY = ("The history is append-only: the closing call works on a COPY of the "
                     "transcript with the instruction in its system message; the messages you "
                     "were given must not change. " + lesson("05_stopping"))
+LOOP_CLOSING_NO_ANSWER = ("The closing reply was cut at the output-token limit, or still asked for "
+                          "a tool (a model can, even under tool_choice 'none'): it is not an "
+                          "answer either. Return ('turn_cap', None) and run nothing. "
+                          + lesson("05_stopping"))
+LOOP_CLOSING_COPY = ("The closing call carries the whole transcript: every message your previous "
+                     "call sent, then the last reply (its pending results and the instruction "
+                     "are checked apart). " + lesson("05_stopping"))
+LOOP_SEPARATOR = ("Add the instruction at the end of the original system prompt, after a blank "
+                  "line: original + '\\n\\n' + CLOSING_INSTRUCTION. " + lesson("05_stopping"))
+LOOP_CALLER_LIST = ("The list you were given changed: the caller's list is left as it was, so "
+                    "work on a copy (history = list(messages)) and append to that. "
+                    + lesson("05_stopping"))
 LOOP_RESULT = ("Return a tuple (status, answer): status 'done', 'truncated' or 'turn_cap'. "
                + lesson("11_traces"))
 LOOP_GENERIC = "Compare the two transcripts above. " + lesson("03_the_loop")

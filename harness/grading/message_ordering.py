@@ -42,21 +42,31 @@ APPEND_MODULES = ("harness.grading.reference",)
 
 
 def _run_rounds(append_round: Callable[..., Any], items: Sequence[Round]
-                ) -> list[tuple[Round, Outcome]]:
+                ) -> list[tuple[Round, Outcome, list[Any]]]:
+    """Each round's outcome, and the history list the function was given, as it is after."""
     refuse_reference("append_round", append_round, APPEND_MODULES)
+    outcomes = []
     with Watch(APPEND_MODULES) as watch:
-        outcomes = [(item, call(append_round, copy.deepcopy(item.history),
-                                copy.deepcopy(item.turn), copy.deepcopy(item.finished)))
-                    for item in items]
+        for item in items:
+            given = copy.deepcopy(item.history)
+            outcomes.append((item, call(append_round, given, copy.deepcopy(item.turn),
+                                        copy.deepcopy(item.finished)), given))
     refuse_calls("append_round", watch)
     return outcomes
 
 
-def _check_rounds(append_round: Callable[..., Any], items: Sequence[Round]) -> None:
-    for item, seen in _run_rounds(append_round, items):
+def _check_rounds(append_round: Callable[..., Any], items: Sequence[Round], *,
+                  caller_list: bool = False) -> None:
+    """Compare with the reference; `caller_list` also checks the given history is unchanged."""
+    for item, seen, given in _run_rounds(append_round, items):
         expected = call(reference.append_round, copy.deepcopy(item.history),
                         copy.deepcopy(item.turn), copy.deepcopy(item.finished))
         divergence = _round_divergence(item, expected, seen)
+        if divergence is None and caller_list and given != item.history:
+            index = first_difference(item.history, given) or 0
+            divergence = Divergence(f'round "{item.name}", the history you were given, index '
+                                    f"{index}", show(at(item.history, index)),
+                                    show(at(given, index)), hints.ORDER_CALLER_LIST)
         if divergence is not None:
             fail("append_round", divergence)
 
@@ -129,9 +139,10 @@ def _count(value: Any) -> str:
 
 @checked
 def append_round_adds_turn_then_results(append_round: Callable[..., Any]) -> None:
-    """One call in the turn: the history, then the turn, then its result."""
+    """One call in the turn: the history, then the turn, then its result; a new list (the
+    history given is left as it was)."""
     _check_rounds(append_round, [rounds()[name] for name in
-                                 ("umbrella", "bench_press, second round")])
+                                 ("umbrella", "bench_press, second round")], caller_list=True)
 
 
 @checked

@@ -202,6 +202,8 @@ def compare_outcome(scenario: LoopScenario, expected: Outcome, seen: Outcome, *,
         return None
     if want[0] == "truncated":
         hint = hints.LOOP_TRUNCATED
+    elif want == ("turn_cap", None) and got[0] == "turn_cap":
+        hint = hints.LOOP_CLOSING_NO_ANSWER
     elif want[0] == "turn_cap":
         stopped_dead = got[0] == "turn_cap" and got[1] is None
         hint = hints.LOOP_NO_CLOSING if stopped_dead else hints.LOOP_RESULT
