@@ -55,13 +55,17 @@ def _run_rounds(append_round: Callable[..., Any], items: Sequence[Round]
     return outcomes
 
 
+View = Callable[[Round, Outcome, Outcome], "Divergence | None"]
+
+
 def _check_rounds(append_round: Callable[..., Any], items: Sequence[Round], *,
-                  caller_list: bool = False) -> None:
-    """Compare with the reference; `caller_list` also checks the given history is unchanged."""
+                  view: View | None = None, caller_list: bool = False) -> None:
+    """Compare with the reference through `view` (the whole list by default); `caller_list`
+    also checks that the history given is unchanged."""
     for item, seen, given in _run_rounds(append_round, items):
         expected = call(reference.append_round, copy.deepcopy(item.history),
                         copy.deepcopy(item.turn), copy.deepcopy(item.finished))
-        divergence = _round_divergence(item, expected, seen)
+        divergence = (view or _round_divergence)(item, expected, seen)
         if divergence is None and caller_list and given != item.history:
             index = first_difference(item.history, given) or 0
             divergence = Divergence(f'round "{item.name}", the history you were given, index '
@@ -85,6 +89,55 @@ def _round_divergence(item: Round, expected: Outcome, seen: Outcome) -> Divergen
         return None
     return Divergence(f"{where}, message index {index}", show(at(want, index)),
                       show(at(got, index)), _round_hint(item, got))
+
+
+def _answers(messages: list[Any], item: Round) -> list[Any]:
+    """The tool messages that answer this round: those the history did not already hold."""
+    earlier = [dict_message(m) for m in item.history]
+    return [dict_message(m) for m in messages if isinstance(m, dict)
+            and m.get("role") == "tool" and dict_message(m) not in earlier]
+
+
+def _shape(item: Round, expected: Outcome, seen: Outcome) -> Divergence | None:
+    if seen.error is not None or not isinstance(seen.value, list):
+        return Divergence(f'round "{item.name}"', f"returns a list of {len(expected.value)} "
+                          f"messages", seen.describe(), hints.ORDER_SHAPE)
+    return None
+
+
+def _per_call_view(item: Round, expected: Outcome, seen: Outcome) -> Divergence | None:
+    """One tool message per call, with its own id and result; where and in which order aside."""
+    if divergence := _shape(item, expected, seen):
+        return divergence
+    by_id = lambda m: str(m.get("tool_call_id"))  # noqa: E731
+    want = sorted(_answers(expected.value, item), key=by_id)
+    got = sorted(_answers(seen.value, item), key=by_id)
+    index = first_difference(want, got)
+    if index is None:
+        return None
+    return Divergence(f'round "{item.name}", the results sorted by id, result {index + 1}',
+                      show(at(want, index)), show(at(got, index)), _round_hint(item, seen.value))
+
+
+def _order_view(item: Round, expected: Outcome, seen: Outcome) -> Divergence | None:
+    """The results there are follow the order of the calls, each carrying its call's result."""
+    if divergence := _shape(item, expected, seen):
+        return divergence
+    asked = [c["id"] for c in item.turn["tool_calls"]]
+    got = [m for m in _answers(seen.value, item) if m.get("tool_call_id") in asked]
+    ids = [m["tool_call_id"] for m in got]
+    where = f'round "{item.name}", the order of the results'
+    if ids != [call_id for call_id in asked if call_id in ids]:
+        completion = [call_id for call_id, _ in item.finished if call_id in ids]
+        return Divergence(where, show(asked), show(ids), hints.ORDER_COMPLETION
+                          if ids == completion else hints.ORDER_NOT_MODEL_ORDER)
+    results = dict(item.finished)
+    wrong = [m for m in got if m.get("content") != results[m["tool_call_id"]]]
+    if len(got) == len(asked) and wrong:  # a merged or skipped result is another cell's
+        return Divergence(f'round "{item.name}", the result of {wrong[0]["tool_call_id"]}',
+                          show(results[wrong[0]["tool_call_id"]]), show(wrong[0]["content"]),
+                          hints.ORDER_WRONG_RESULT)
+    return None
 
 
 def _round_hint(item: Round, got: list[Any]) -> str:
@@ -150,7 +203,7 @@ def append_round_one_result_per_call(append_round: Callable[..., Any]) -> None:
     """Several calls: one tool message each, with its own id."""
     _check_rounds(append_round, [rounds()[name] for name in
                                  ("two_cities, finished in model order",
-                                  "four cities in model order")])
+                                  "four cities in model order")], view=_per_call_view)
 
 
 @checked
@@ -161,7 +214,7 @@ def append_round_keeps_model_order(append_round: Callable[..., Any], *, seed: in
                                          "four cities, finished 3rd, 1st, 4th, 2nd")]
     if seed is not None:
         items += generated_rounds(seed, cases)
-    _check_rounds(append_round, items)
+    _check_rounds(append_round, items, view=_order_view)
 
 
 @checked
