@@ -50,7 +50,7 @@ def _cap_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | None:
     note = (f"(runs nothing more: call {scenario.max_turns} was the last with tools allowed; "
             f"its calls stay pending)")
     return (runs.compare_events(scenario, want, got, ref, run, end_note=note)
-            or runs.compare_outcome(scenario, ref.outcome, run.outcome, status_only=True))
+            or runs.compare_outcome(scenario, ref.outcome, run.outcome, part=slice(0, 1)))
 
 
 def _closing_call(run: Run, scenario: LoopScenario) -> Event | None:
@@ -63,8 +63,12 @@ def _closing_call(run: Run, scenario: LoopScenario) -> Event | None:
 
 
 def _without_system(messages: list[Any]) -> list[Any]:
-    return messages[1:] if messages and isinstance(messages[0], dict) \
-        and messages[0].get("role") == "system" else list(messages)
+    """The messages after the system message(s) at the front (where the instruction goes)."""
+    start = 0
+    while start < len(messages) and isinstance(messages[start], dict) \
+            and messages[start].get("role") == "system":
+        start += 1
+    return list(messages[start:])
 
 
 def _masked(messages: list[Any]) -> list[Any]:
@@ -132,8 +136,9 @@ def _closing_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | No
     extra = run.events[run.events.index(yours) + 1:]
     if extra:
         return Divergence(f"{scenario.label}, after the closing call", "(nothing: returns)",
-                          runs.describe(extra[0]), hints.LOOP_CLOSING_TOOLS)
-    return runs.compare_outcome(scenario, ref.outcome, run.outcome)
+                          runs.describe(extra[0]), hints.LOOP_ONE_CLOSING)
+    # The answer only: the status at the cap is the cap cell's.
+    return runs.compare_outcome(scenario, ref.outcome, run.outcome, part=slice(1, 2))
 
 
 def _instruction_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | None:

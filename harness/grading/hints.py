@@ -107,6 +107,9 @@ LOOP_CLOSING_NO_ANSWER = ("The closing reply was cut at the output-token limit, 
                           "a tool (a model can, even under tool_choice 'none'): it is not an "
                           "answer either. Return ('turn_cap', None) and run nothing. "
                           + lesson("05_stopping"))
+LOOP_ONE_CLOSING = ("Make ONE closing call and return: run nothing after it, even when its reply "
+                    "is cut off or asks for a tool (that reply is simply not an answer). "
+                    + lesson("05_stopping"))
 LOOP_CLOSING_COPY = ("The closing call carries the whole transcript: every message your previous "
                      "call sent, then the last reply (its pending results and the instruction "
                      "are checked apart). " + lesson("05_stopping"))
