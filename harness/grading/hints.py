@@ -43,6 +43,9 @@ ORDER_SYSTEM = ("Anthropic has no system role inside messages: the system prompt
 ORDER_TOOL_USE = ("Each tool call becomes a block {'type': 'tool_use', 'id', 'name', 'input'} in "
                   "the assistant message, after its text block if it has text. "
                   + lesson("10_four_providers"))
+ORDER_EMPTY_TEXT = ("An assistant turn without text gets no text block: the API rejects an empty "
+                    "one ('text content blocks must be non-empty'). Start with the tool_use "
+                    "blocks. " + lesson("10_four_providers"))
 ORDER_INPUT_STRING = ("A tool_use input must be an object (a dict), not a JSON string: the API "
                       "answers 'Input should be a valid dictionary'. "
                       + lesson("10_four_providers"))
@@ -148,6 +151,10 @@ PROGRESS_RETRY = ("A repeat right after an ERROR is a retry, not a doom loop: wh
 PROGRESS_CYCLE = ("A cycle A, B, A, B, A, B (or A, B, C, A, B, C) never repeats a call twice in "
                   "a row, so a consecutive-only check misses it: keep a window of the last 6 keys "
                   "and fire when a cycle of length 2 or 3 fills it. " + lesson("07_no_progress"))
+PROGRESS_DISTINCT = ("A cycle is made of DISTINCT calls (A, B or A, B, C repeated). A retry after "
+                     "an error puts the same call twice in the window, and that pattern is not a "
+                     "cycle: check that the first calls of the period differ. "
+                     + lesson("07_no_progress"))
 PROGRESS_EARLY = ("Your detector fired before the evidence was there: a cycle counts only once it "
                   "fills the whole window of 6, and different calls are progress. "
                   + lesson("07_no_progress"))

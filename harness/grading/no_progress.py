@@ -117,8 +117,11 @@ def _repeat_hint(name: str, sequence: list[Observation], index: int, got: Any) -
 
 
 def _retry_hint(name: str, sequence: list[Observation], index: int, got: Any) -> str:
-    return hints.PROGRESS_RETRY if got is True and sequence[index][2] else _repeat_hint(
-        name, sequence, index, got)
+    if got is True and sequence[index][2]:
+        return hints.PROGRESS_RETRY
+    if got is True and any(error for _, _, error in sequence[max(0, index - 5):index + 1]):
+        return hints.PROGRESS_DISTINCT  # fired on a window that holds a retry
+    return _repeat_hint(name, sequence, index, got)
 
 
 def _cycle_hint(name: str, sequence: list[Observation], index: int, got: Any) -> str:

@@ -57,7 +57,10 @@ def _loop(model, tools, messages, *, max_turns=10, closing_choice="none"):
     closing = ([{"role": "system", "content": first["content"] + "\n\n" + CLOSING_INSTRUCTION},
                 *history[1:]] if first["role"] == "system"
                else [{"role": "system", "content": CLOSING_INSTRUCTION}, *history])
-    return "turn_cap", model(closing, tool_choice=closing_choice)["message"]["content"]
+    reply = model(closing, tool_choice=closing_choice)
+    if reply["stop_reason"] == "max_tokens" or reply["message"].get("tool_calls"):
+        return "turn_cap", None  # not an answer either
+    return "turn_cap", reply["message"]["content"]
 
 
 def _failure(check, *args, **kwargs) -> str:
@@ -75,7 +78,9 @@ def test_a_failure_names_scenario_call_index_both_sides_and_a_lesson():
     message = _failure(message_ordering.append_round_keeps_model_order,
                        lambda h, t, f: h + [t] + [{"role": "tool", "tool_call_id": i,
                                                    "content": x} for i, x in f])
-    assert 'round "two_cities, Porto finished first", message index 3' in message
+    assert 'round "two_cities, Porto finished first", the order of the results' in message
+    assert 'reference: ["call_tc_1", "call_tc_2"]' in message
+    assert 'yours:     ["call_tc_2", "call_tc_1"]' in message
     assert "lessons/09_parallel_tools.ipynb" in message
 
 

@@ -2,7 +2,7 @@
 
 EXERCISE = "03_no_progress"
 FAILS = {"no_progress_allows_a_retry_after_error"}
-EXPECT = 'retry'
+EXPECT = "DISTINCT calls"
 
 
 class NoProgress:

@@ -2,7 +2,7 @@
 
 EXERCISE = "03_no_progress"
 FAILS = {"no_progress_allows_a_retry_after_error"}
-EXPECT = 'fires'
+EXPECT = "twice in a row is the doom loop"
 
 
 class NoProgress:
