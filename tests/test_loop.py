@@ -19,9 +19,9 @@ from harness import (
     ToolMessage,
     Usage,
     UserMessage,
+    providers,
     run,
 )
-from harness import providers
 from harness.emulator import Emulator
 from harness.loop import CANCELLED, CLOSING_INSTRUCTION, NOT_EXECUTED, NOT_EXECUTED_TRUNCATED
 from harness.scenarios import SCENARIOS, get_forecast
