@@ -3,8 +3,11 @@
 Each public function is one graded behaviour (its name is the grade id of its test cell). It runs
 the student's function and the reference on the same rounds and raises `CheckFailed` naming the
 first divergence and the likely bug (results before the turn, merged, skipped, in completion
-order, or an unmatched id let through). `check_append_round` prints the same messages for the
-formative cell. The `to_anthropic` checks live in `harness.grading.anthropic_format`.
+order, or an unmatched id let through). Each cell looks only at its own sentence of the contract
+(the whole list and the caller's history; one result per call in any order; the order of the
+results there are; the refusals), so that one mistake costs one cell. `check_append_round`
+prints the same messages for the formative cell. The `to_anthropic` checks live in
+`harness.grading.anthropic_format`.
 """
 
 from __future__ import annotations
