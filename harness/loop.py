@@ -3,14 +3,14 @@
 `run` is the whole loop. It returns a `RunResult` whose first field is the `Exit` that fired. It
 never retries (a loop that retries itself on a cap has a cap twice as large), never edits an
 earlier message (the history is append-only), and appends each assistant turn whole. It knows no
-wire format: `model` is anything with `complete` (the ScriptedModel or a provider adapter).
-"""
+wire format (`model` is anything with `complete`), and all else is an option a config change can
+drop: the no-progress detector, the reminder, the token budget, the `before_done` goal check."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from threading import Event
 
 from harness.errors import ProviderError
 from harness.messages import (
@@ -27,6 +27,7 @@ from harness.tools import Toolbox, run_calls
 from harness.trace import CallRecord, Exit, RunResult
 
 NOT_EXECUTED = "Not executed: the step limit for this answer was reached."
+NOT_EXECUTED_TRUNCATED = "Not executed: the reply that asked for it was cut off by the token limit."
 NOT_EXECUTED_BUDGET = "Not executed: the token budget for this run was reached."
 NOT_EXECUTED_REPEAT = "Not executed: the same request was repeated without progress."
 CANCELLED = "Cancelled: the run was interrupted before this tool ran."
@@ -39,8 +40,12 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
         token_budget: int | None = None,
         detector: Callable[[], NoProgressDetector] | None = NoProgressDetector,
         reminder: RepeatReminder | None = None, parallel_tools: bool = False,
-        closing_call: bool = True, cancel: Callable[[], bool] | Any = None) -> RunResult:
-    """Run the loop until one exit fires. See design.md, "Exits", for each one.
+        closing_call: bool = True, cancel: Event | Callable[[], bool] | None = None,
+        before_done: Callable[[str | None], str | None] | None = None) -> RunResult:
+    """Run the loop until one exit fires (the README's table "The exits" lists them).
+
+    `cancel` (an Event or a function) interrupts the run once set. `before_done(answer)` is the
+    goal check: None lets the answer end the run; a text is sent back as a user message instead.
 
     Example:
         >>> from harness.scripted import ScriptedModel, Step
@@ -51,7 +56,7 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
         raise ValueError(f"max_turns must be at least 1, got {max_turns}")
     result = RunResult(Exit.DONE, None, list(messages))
     history, watch, errored = result.messages, detector() if detector else None, set()
-    cancelled = getattr(cancel, "is_set", cancel) or (lambda: False)
+    cancelled = cancel.is_set if isinstance(cancel, Event) else cancel or (lambda: False)
     for turn in range(1, max_turns + 1):
         if cancelled():
             return _end(result, Exit.INTERRUPTED, f"cancelled before call {turn}")
@@ -59,9 +64,13 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
         if reply is None:
             return _end(result, Exit.ERROR, str(result.error))
         calls = reply.message.tool_calls
-        if reply.stop_reason is StopReason.MAX_TOKENS:
-            return _end(result, Exit.TRUNCATED, "the reply hit the output-token limit")
+        if reply.stop_reason is StopReason.MAX_TOKENS:  # cut tool calls are not run either
+            return _end(result, Exit.TRUNCATED, "the reply hit the output-token limit",
+                        pending=(calls, NOT_EXECUTED_TRUNCATED))
         if not calls:  # a refusal or another stop is an answer too; the trace says which
+            if note := before_done and before_done(reply.message.content):
+                history.append(UserMessage(content=note))  # not done yet: one more turn
+                continue
             unusual = "" if reply.stop_reason is StopReason.END_TURN else reply.stop_reason.value
             return _end(result, Exit.DONE, unusual and f"stop reason {unusual}",
                         answer=reply.message.content)
@@ -82,7 +91,8 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
         results = run_calls(tools, calls, parallel=parallel_tools)
         history.extend(results)
         errored = {key for key, r in zip(keys, results, strict=False) if r.is_error}
-        _remind(reminder, calls, history)
+        notes = [reminder.observe(c.name, c.arguments) for c in calls] if reminder else []
+        history.extend(UserMessage(content=n) for n in notes if n)  # context, not a tool result
     return _close(model, tools, result, calls, closing_call)
 
 
@@ -104,7 +114,8 @@ def _send(model: Model, tools: Toolbox, sent: list[Message], result: RunResult, 
 
 def _close(model: Model, tools: Toolbox, result: RunResult, pending: list[ToolCall],
            closing_call: bool) -> RunResult:
-    """Turn cap: answer the pending calls, then one text-only call told why in the system prompt."""
+    """Turn cap: answer the pending calls, then one text-only call told why in the system prompt.
+    A closing reply that is cut off or still calls a tool (Gemini can, under none) is no answer."""
     _answer(result.messages, pending, NOT_EXECUTED)
     if not closing_call:
         return _end(result, Exit.TURN_CAP, "turn cap; no closing call")
@@ -112,25 +123,23 @@ def _close(model: Model, tools: Toolbox, result: RunResult, pending: list[ToolCa
     reply = _send(model, tools, sent, result, tool_choice="none", closing=True)
     if reply is None:
         return _end(result, Exit.ERROR, f"closing call rejected: {result.error}")
+    calls, cut = reply.message.tool_calls, reply.stop_reason is StopReason.MAX_TOKENS
+    if cut or calls:  # the status stays turn_cap: the cap is what fired; the detail says why
+        why = "was cut off by the token limit" if cut else f"called {calls[0].name} anyway"
+        return _end(result, Exit.TURN_CAP, f"turn cap; the closing reply {why}: no answer",
+                    pending=(calls, NOT_EXECUTED))
     return _end(result, Exit.TURN_CAP, "turn cap; closing call made", answer=reply.message.content)
 
 
 def _with_instruction(history: list[Message], instruction: str) -> list[Message]:
     """A copy of the history whose system prompt ends with `instruction`; the history is kept."""
     if history and isinstance(history[0], SystemMessage):
-        first = SystemMessage(content=f"{history[0].content}\n\n{instruction}")
-        return [first, *history[1:]]
+        return [SystemMessage(content=f"{history[0].content}\n\n{instruction}"), *history[1:]]
     return [SystemMessage(content=instruction), *history]
 
 
 def _answer(history: list[Message], calls: Sequence[ToolCall], text: str) -> None:
     history.extend(ToolMessage(tool_call_id=c.id, content=text, is_error=True) for c in calls)
-
-
-def _remind(reminder: RepeatReminder | None, calls: list[ToolCall], history: list[Message]) -> None:
-    for call in calls if reminder else ():
-        if note := reminder.observe(call.name, call.arguments):
-            history.append(UserMessage(content=note))  # ordinary context, never a tool result
 
 
 def _end(result: RunResult, status: Exit, detail: str = "", *, answer: str | None = None,

@@ -2,6 +2,7 @@
 
 import threading
 
+import httpx
 import pytest
 
 from harness import (
@@ -18,9 +19,11 @@ from harness import (
     ToolMessage,
     Usage,
     UserMessage,
+    providers,
     run,
 )
-from harness.loop import CANCELLED, CLOSING_INSTRUCTION, NOT_EXECUTED
+from harness.emulator import Emulator
+from harness.loop import CANCELLED, CLOSING_INSTRUCTION, NOT_EXECUTED, NOT_EXECUTED_TRUNCATED
 from harness.scenarios import SCENARIOS, get_forecast
 
 PROMPT = [SystemMessage(content="You are a travel assistant."),
@@ -63,6 +66,92 @@ def test_truncated_reply_is_not_an_answer():
     result = run(model, TOOLS, PROMPT)
     assert result.status is Exit.TRUNCATED and result.answer is None
     assert result.messages[-1].content == "Day 1: Lisbon and"  # kept in the history, not returned
+
+
+def assert_sendable(history, tools: Toolbox = TOOLS, *, skip=()) -> None:
+    """Every emulated API accepts the history as the next request: no call is left unanswered."""
+    for name in set(providers.PROVIDERS) - set(skip):
+        model = providers.get(name, client=httpx.Client(
+            transport=Emulator(ScriptedModel([Step.say("next")]))))
+        assert model.complete(history, tools=tools.specs).message.content == "next", name
+
+
+def test_a_cut_reply_with_a_tool_call_gets_a_result_and_the_tool_does_not_run():
+    # Anthropic returns the tool_use blocks it had written before max_tokens cut the reply.
+    ran = []
+    tools = Toolbox.of(lambda city, day: ran.append(city) or "sunny")
+    cut = Step(text="Let me check", calls=forecast_call().calls, stop_reason="max_tokens")
+    result = run(ScriptedModel([cut]), tools, PROMPT)
+    assert result.status is Exit.TRUNCATED and result.answer is None and ran == []
+    call = result.messages[-2].tool_calls[0]
+    assert result.messages[-1] == ToolMessage(tool_call_id=call.id,
+                                              content=NOT_EXECUTED_TRUNCATED, is_error=True)
+    assert NOT_EXECUTED_TRUNCATED.startswith("Not executed: ")
+    assert_sendable(result.messages)
+
+
+def test_a_closing_reply_cut_at_the_limit_is_not_an_answer():
+    model = ScriptedModel([forecast_call(),
+                           Step(text="I found the forecast but", stop_reason="max_tokens")])
+    result = run(model, TOOLS, PROMPT, max_turns=1)
+    assert result.status is Exit.TURN_CAP and result.answer is None
+    assert "closing reply was cut off" in result.detail
+    assert result.messages[-1].content == "I found the forecast but"  # kept for the caller
+    assert_sendable(result.messages)
+
+
+def test_a_closing_reply_that_still_calls_a_tool_is_not_an_answer():
+    # Gemini can emit a call under tool_choice NONE (UNEXPECTED_TOOL_CALL): never run, answered.
+    model = ScriptedModel([forecast_call("monday"), forecast_call("tuesday")])
+    result = run(model, TOOLS, PROMPT, max_turns=1)
+    assert result.status is Exit.TURN_CAP and result.answer is None
+    assert result.detail == ("turn cap; the closing reply called get_forecast anyway: "
+                             "no answer")
+    last_call = result.messages[-2].tool_calls[0]
+    assert last_call.arguments["day"] == "tuesday"
+    assert result.messages[-1] == ToolMessage(tool_call_id=last_call.id, content=NOT_EXECUTED,
+                                              is_error=True)
+    assert result.turns == 2  # still one closing call, never a second
+    assert_sendable(result.messages)
+
+
+def test_every_exit_leaves_a_sendable_history():
+    for scenario in SCENARIOS.values():  # skipped: APIs that never return the history's calls
+        assert_sendable(scenario.run().messages, scenario.tools(), skip=scenario.impossible_on)
+
+
+def test_before_done_sends_the_run_on_with_a_user_message():
+    seen = []
+
+    def check(answer):
+        seen.append(answer)
+        return None if "Porto" in answer else "You were asked about Porto too. Check it."
+
+    model = ScriptedModel([Step.say("Lisbon: take an umbrella."), forecast_call(),
+                           Step.say("Lisbon and Porto: take an umbrella.")])
+    result = run(model, TOOLS, PROMPT, before_done=check)
+    assert result.status is Exit.DONE and result.answer == "Lisbon and Porto: take an umbrella."
+    assert seen == ["Lisbon: take an umbrella.", "Lisbon and Porto: take an umbrella."]
+    assert [m.role for m in result.messages] == ["system", "user", "assistant", "user",
+                                                 "assistant", "tool", "assistant"]
+    assert result.messages[3] == UserMessage(content="You were asked about Porto too. Check it.")
+    assert model.requests[1].messages[-1] == result.messages[3]  # the model read it next
+
+
+def test_before_done_turns_count_against_the_cap():
+    model = ScriptedModel([Step.say("first"), Step.say("second"),
+                           Step.say("closing", expect_tool_choice="none")])
+    result = run(model, TOOLS, PROMPT, max_turns=2, before_done=lambda answer: "Not yet.")
+    assert result.status is Exit.TURN_CAP and result.answer == "closing"
+    assert result.turns == 3 and result.calls[-1].closing
+    assert result.calls[-1].sent[-1] == UserMessage(content="Not yet.")
+
+
+def test_cancel_accepts_a_function_or_an_event_and_runs_while_unset():
+    flag = threading.Event()
+    for cancel in (flag, flag.is_set, lambda: False):
+        result = run(ScriptedModel([Step.say("ok")]), TOOLS, PROMPT, cancel=cancel)
+        assert result.status is Exit.DONE, cancel
 
 
 def test_turn_cap_answers_pending_calls_and_makes_one_closing_call():

@@ -102,7 +102,7 @@ def _system_view(where: str, want_system: Any, want: list[Any], system: Any,
         index = roles.index("system")
         return Divergence(f"{where}, message index {index}", "no system message in messages",
                           show(got[index]), hints.ORDER_SYSTEM)
-    if (want_system or None) != (_wire_text(system) or None):
+    if (want_system or None) != (_wire_text(system) or None):  # None, or "", when there is none
         return Divergence(f"{where}, the system value", show(want_system), show(system),
                           hints.ORDER_SYSTEM)
     return None
@@ -159,11 +159,24 @@ def to_anthropic_keeps_system_apart(to_anthropic: Callable[..., Any]) -> None:
                      _system_view)
 
 
+def _assistant_view(where: str, want_system: Any, want: list[Any], system: Any,
+                    got: list[Any]) -> Divergence | None:
+    """The assistant turns compared, and no empty text block (the API rejects one)."""
+    turns = [m for m in got if isinstance(m, dict) and m.get("role") == "assistant"]
+    for number, turn in enumerate(turns, start=1):
+        empty = [b for b in turn.get("content") or [] if isinstance(b, dict)
+                 and b.get("type") == "text" and not b.get("text")]
+        if isinstance(turn.get("content"), list) and empty:
+            return Divergence(f"{where}, assistant message {number}",
+                              "no text block when the turn has no text", show(empty[0]),
+                              hints.ORDER_EMPTY_TEXT)
+    return _role_view("assistant", _assistant_hint)(where, want_system, want, system, got)
+
+
 @checked
 def to_anthropic_tool_use_blocks(to_anthropic: Callable[..., Any]) -> None:
-    """Assistant turns: text, then tool_use blocks whose input is an object."""
-    _check_anthropic(to_anthropic, ["umbrella", "two_cities", "bench_press"],
-                     _role_view("assistant", _assistant_hint))
+    """Assistant turns: text if any, then tool_use blocks whose input is an object."""
+    _check_anthropic(to_anthropic, ["umbrella", "two_cities", "bench_press"], _assistant_view)
 
 
 @checked

@@ -4,11 +4,14 @@ An exercise's loop calls `model(messages, *, tool_choice="auto")` with messages 
 (design.md, "Neutral dict form") and gets back `{"message", "stop_reason", "usage"}`. `DictModel`
 does exactly that in front of a `ScriptedModel` (it is an adapter, not another fake model) and
 keeps a log of what it was sent and which tools ran, which is what the checks compare.
+`NeutralModel` is the way back: a model with that calling convention seen as a `harness` Model,
+so that `harness.loop.run` itself can be the exercises' reference loop.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,7 +19,16 @@ from typing import Any
 from pydantic import ValidationError
 
 from harness.grading.report import Runaway
-from harness.messages import parse_messages, to_dicts
+from harness.messages import (
+    Message,
+    Reply,
+    StopReason,
+    ToolChoice,
+    ToolSpec,
+    Usage,
+    parse_messages,
+    to_dicts,
+)
 from harness.scripted import ScriptedModel, Step
 from harness.tools import Tool
 
@@ -78,6 +90,27 @@ class DictModel:
                           "output_tokens": reply.usage.output_tokens}}
 
 
+class NeutralModel:
+    """A dict-form model (`model(messages, *, tool_choice)`) with the library's `complete`.
+
+    Example:
+        >>> reply = NeutralModel(DictModel([Step.say("Hello!")])).complete([])
+        >>> reply.message.content, reply.stop_reason
+        ('Hello!', <StopReason.END_TURN: 'end_turn'>)
+    """
+
+    def __init__(self, model: Callable[..., dict[str, Any]]):
+        self.model = model
+
+    def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
+                 tool_choice: ToolChoice = "auto") -> Reply:
+        # `tools` is not passed on: a dict-form model was built with its tools already.
+        reply = self.model(to_dicts(list(messages)), tool_choice=tool_choice)
+        return Reply(message=parse_messages([reply["message"]])[0],
+                     stop_reason=StopReason(reply["stop_reason"]),
+                     usage=Usage(**reply.get("usage", {})))
+
+
 _KEYS = {"system": ("role", "content"), "user": ("role", "content"),
          "assistant": ("role", "content", "tool_calls"),
          "tool": ("role", "tool_call_id", "content", "is_error")}
@@ -99,6 +132,7 @@ def logged_tools(tools: Mapping[str, Callable[..., str]], log: list[Event]
     """The same tools, each run recorded in `log` with the number of model calls before it."""
 
     def wrap(name: str, function: Callable[..., str]) -> Callable[..., str]:
+        @functools.wraps(function)  # the same signature: a Tool built from it has the same schema
         def run(**arguments: Any) -> str:
             calls = sum(1 for event in log if event.kind == "call")
             log.append(Event("tool", calls, name=name, arguments=copy.deepcopy(arguments)))

@@ -1,16 +1,21 @@
 """Checks for exercise 2, early exit: `run_loop` and its three exits.
 
 Each public function is one graded behaviour (the name is the test cell's grade id) and looks at
-one part of the two runs that `harness.grading.runs` logs: the whole run, the calls up to the cap,
-the pending results, the closing call, or where the closing instruction went. Failures name the
+one part of the two runs that `harness.grading.runs` logs, so that one mistake costs the cell of
+its own sentence of the contract and no other: the whole run, what the run did up to the cap (its
+calls and tools, not their messages), the pending results, the closing call (measured against
+the student's own transcript), and the instruction and the caller's list. Failures name the
 scenario, the call number and the message index. `scripted_model` hands a scenario to a student
 who wants to try a loop by hand.
+
+The contract's sentences and the case grading each are tabled in tests/grading/test_corpus.py.
 """
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from harness.grading import hints, runs
@@ -29,13 +34,23 @@ def _full_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | None:
             or runs.compare_outcome(scenario, ref.outcome, run.outcome))
 
 
+def _bare(events: list[Event]) -> list[Event]:
+    """The events without the messages each call sent: what the run did, not what it said."""
+    return [replace(event, messages=[]) for event in events]
+
+
+def _truncated_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | None:
+    return (runs.compare_events(scenario, _bare(ref.events), _bare(run.events), ref, run)
+            or runs.compare_outcome(scenario, ref.outcome, run.outcome))
+
+
 def _cap_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | None:
-    want = ref.events[:runs.closing_index(ref, scenario)]
-    got = run.events[:runs.closing_index(run, scenario)]
+    want = _bare(ref.events[:runs.closing_index(ref, scenario)])
+    got = _bare(run.events[:runs.closing_index(run, scenario)])
     note = (f"(runs nothing more: call {scenario.max_turns} was the last with tools allowed; "
             f"its calls stay pending)")
     return (runs.compare_events(scenario, want, got, ref, run, end_note=note)
-            or runs.compare_outcome(scenario, ref.outcome, run.outcome, status_only=True))
+            or runs.compare_outcome(scenario, ref.outcome, run.outcome, part=slice(0, 1)))
 
 
 def _closing_call(run: Run, scenario: LoopScenario) -> Event | None:
@@ -48,8 +63,12 @@ def _closing_call(run: Run, scenario: LoopScenario) -> Event | None:
 
 
 def _without_system(messages: list[Any]) -> list[Any]:
-    return messages[1:] if messages and isinstance(messages[0], dict) \
-        and messages[0].get("role") == "system" else list(messages)
+    """The messages after the system message(s) at the front (where the instruction goes)."""
+    start = 0
+    while start < len(messages) and isinstance(messages[start], dict) \
+            and messages[start].get("role") == "system":
+        start += 1
+    return list(messages[start:])
 
 
 def _masked(messages: list[Any]) -> list[Any]:
@@ -85,6 +104,13 @@ def _tail(messages: list[Any]) -> list[Any]:
     return list(messages[last + 1:])
 
 
+def _head(messages: list[Any]) -> list[Any]:
+    """The messages up to the last assistant turn (its pending results and after: left out)."""
+    last = max((i for i, m in enumerate(messages)
+                if isinstance(m, dict) and m.get("role") == "assistant"), default=-1)
+    return list(messages[:last + 1])
+
+
 def _closing_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | None:
     mine, yours = _closing_call(ref, scenario), _closing_call(run, scenario)
     assert mine is not None
@@ -96,24 +122,23 @@ def _closing_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | No
         return Divergence(f"{scenario.label}, call {mine.number} (the closing call), tool_choice",
                           repr("none"), repr(yours.tool_choice),
                           runs.choice_hint(scenario, mine, yours))
-    want = _masked(_without_system(mine.messages))
-    got = _masked(_without_system(yours.messages))
-    index = first_difference(want, got)
-    if index is not None:
-        if yours.number != mine.number:
-            hint = hints.LOOP_OFF_BY_ONE.format(cap=scenario.max_turns, made=yours.number - 1)
-        elif runs.is_pending(at(want, index)):
-            hint = hints.LOOP_PENDING
-        else:
-            hint = runs.message_hint(mine, want, got, index)
-        return Divergence(f"{scenario.label}, call {mine.number} (the closing call), message "
-                          f"index {index + 1} (system message aside)", show(at(want, index)),
-                          show(at(got, index)), hint)
+    # A copy of the student's own transcript: what its previous call sent, then the last reply.
+    # Pending results, the instruction and the system message are other cells' business.
+    before = [e for e in run.calls() if e.number == yours.number - 1]
+    want = [dict_message(m) for m in _without_system(before[0].messages)] if before else []
+    got = [dict_message(m) for m in _head(_without_system(yours.messages))]
+    index = first_difference(want, got[:-1]) if got else 0
+    if index is not None or not got:
+        return Divergence(f"{scenario.label}, call {yours.number} (the closing call), message "
+                          f"index {(index or 0) + 1} (system message aside)",
+                          show(at(want, index or 0)), show(at(got, index or 0)),
+                          hints.LOOP_CLOSING_COPY)
     extra = run.events[run.events.index(yours) + 1:]
     if extra:
         return Divergence(f"{scenario.label}, after the closing call", "(nothing: returns)",
-                          runs.describe(extra[0]), hints.LOOP_CLOSING_TOOLS)
-    return runs.compare_outcome(scenario, ref.outcome, run.outcome)
+                          runs.describe(extra[0]), hints.LOOP_ONE_CLOSING)
+    # The answer only: the status at the cap is the cap cell's.
+    return runs.compare_outcome(scenario, ref.outcome, run.outcome, part=slice(1, 2))
 
 
 def _instruction_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | None:
@@ -145,17 +170,20 @@ def _instruction_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence 
     if not good_first:
         return Divergence(f"{where}, message index 0", show(mine.messages[0]), show(first),
                           hints.LOOP_INSTRUCTION_PLACE)
+    if first.get("content") != mine.messages[0]["content"]:  # the same words, other spacing
+        return Divergence(f"{where}, message index 0", show(mine.messages[0]), show(first),
+                          hints.LOOP_SEPARATOR)
     if len(holders) > 1:
         return Divergence(f"{where}, message index {holders[1]}",
                           "the instruction only in the system message",
                           show(yours.messages[holders[1]]), hints.LOOP_INSTRUCTION_PLACE)
     given = run.given_after
-    if not isinstance(given, list) or [dict_message(m) for m in given[:len(run.given_before)]] \
-            != [dict_message(m) for m in run.given_before]:
-        index = first_difference(run.given_before, list(given or []))
+    if not isinstance(given, list) or given != run.given_before:
+        index = first_difference(run.given_before, list(given or [])) or 0
+        edited = index < len(run.given_before)  # a message changed, or only new ones added
         return Divergence(f"{scenario.label}, the messages given to run_loop, index {index}",
-                          show(at(run.given_before, index or 0)),
-                          show(at(list(given or []), index or 0)), hints.LOOP_APPEND_ONLY)
+                          show(at(run.given_before, index)), show(at(list(given or []), index)),
+                          hints.LOOP_APPEND_ONLY if edited else hints.LOOP_CALLER_LIST)
     return None
 
 
@@ -187,7 +215,7 @@ def run_loop_feeds_results_back(run_loop: Callable[..., Any], *, seed: int | Non
 @checked
 def run_loop_truncated_is_not_an_answer(run_loop: Callable[..., Any]) -> None:
     """A reply cut at the output-token limit ends the run as truncated, with no answer."""
-    _check(run_loop, _named("truncated", "truncated_after_a_tool"), _full_view)
+    _check(run_loop, _named("truncated", "truncated_after_a_tool"), _truncated_view)
 
 
 @checked
@@ -209,9 +237,10 @@ def run_loop_answers_pending_calls(run_loop: Callable[..., Any]) -> None:
 
 @checked
 def run_loop_closing_call_is_text_only(run_loop: Callable[..., Any]) -> None:
-    """One closing call with tool_choice 'none'; its text is the answer."""
-    _check(run_loop, _named("bench_press_capped", "refund_doom_loop", "capped_without_system"),
-           _closing_view)
+    """One closing call with tool_choice 'none' on a copy of the transcript; its text is the
+    answer, unless it was cut off or still calls a tool."""
+    _check(run_loop, _named("bench_press_capped", "refund_doom_loop", "capped_without_system",
+                            "closing_reply_cut", "closing_reply_calls_a_tool"), _closing_view)
 
 
 @checked

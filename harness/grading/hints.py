@@ -26,6 +26,9 @@ ORDER_WRONG_RESULT = ("A tool message carries another call's result: match each 
                       + lesson("09_parallel_tools"))
 ORDER_PREFIX = ("The earlier history comes first, unchanged: the transcript only grows. "
                 + lesson("03_the_loop"))
+ORDER_CALLER_LIST = ("Return a NEW list: the history you were given is left as it was (its owner "
+                     "may still need it, or send it again). Build [*history, turn, ...] instead "
+                     "of appending to it. " + lesson("03_the_loop"))
 ORDER_RAISE = ("A call without a result, or a result without a call, must raise ValueError "
                "naming the id, before anything is appended: no provider accepts such a round. "
                + lesson("09_parallel_tools"))
@@ -40,6 +43,9 @@ ORDER_SYSTEM = ("Anthropic has no system role inside messages: the system prompt
 ORDER_TOOL_USE = ("Each tool call becomes a block {'type': 'tool_use', 'id', 'name', 'input'} in "
                   "the assistant message, after its text block if it has text. "
                   + lesson("10_four_providers"))
+ORDER_EMPTY_TEXT = ("An assistant turn without text gets no text block: the API rejects an empty "
+                    "one ('text content blocks must be non-empty'). Start with the tool_use "
+                    "blocks. " + lesson("10_four_providers"))
 ORDER_INPUT_STRING = ("A tool_use input must be an object (a dict), not a JSON string: the API "
                       "answers 'Input should be a valid dictionary'. "
                       + lesson("10_four_providers"))
@@ -100,6 +106,21 @@ LOOP_INSTRUCTION_PLACE = ("The closing call's FIRST message must be the system m
 LOOP_APPEND_ONLY = ("The history is append-only: the closing call works on a COPY of the "
                     "transcript with the instruction in its system message; the messages you "
                     "were given must not change. " + lesson("05_stopping"))
+LOOP_CLOSING_NO_ANSWER = ("The closing reply was cut at the output-token limit, or still asked for "
+                          "a tool (a model can, even under tool_choice 'none'): it is not an "
+                          "answer either. Return ('turn_cap', None) and run nothing. "
+                          + lesson("05_stopping"))
+LOOP_ONE_CLOSING = ("Make ONE closing call and return: run nothing after it, even when its reply "
+                    "is cut off or asks for a tool (that reply is simply not an answer). "
+                    + lesson("05_stopping"))
+LOOP_CLOSING_COPY = ("The closing call carries the whole transcript: every message your previous "
+                     "call sent, then the last reply (its pending results and the instruction "
+                     "are checked apart). " + lesson("05_stopping"))
+LOOP_SEPARATOR = ("Add the instruction at the end of the original system prompt, after a blank "
+                  "line: original + '\\n\\n' + CLOSING_INSTRUCTION. " + lesson("05_stopping"))
+LOOP_CALLER_LIST = ("The list you were given changed: the caller's list is left as it was, so "
+                    "work on a copy (history = list(messages)) and append to that. "
+                    + lesson("05_stopping"))
 LOOP_RESULT = ("Return a tuple (status, answer): status 'done', 'truncated' or 'turn_cap'. "
                + lesson("11_traces"))
 LOOP_GENERIC = "Compare the two transcripts above. " + lesson("03_the_loop")
@@ -130,6 +151,10 @@ PROGRESS_RETRY = ("A repeat right after an ERROR is a retry, not a doom loop: wh
 PROGRESS_CYCLE = ("A cycle A, B, A, B, A, B (or A, B, C, A, B, C) never repeats a call twice in "
                   "a row, so a consecutive-only check misses it: keep a window of the last 6 keys "
                   "and fire when a cycle of length 2 or 3 fills it. " + lesson("07_no_progress"))
+PROGRESS_DISTINCT = ("A cycle is made of DISTINCT calls (A, B or A, B, C repeated). A retry after "
+                     "an error puts the same call twice in the window, and that pattern is not a "
+                     "cycle: check that the first calls of the period differ. "
+                     + lesson("07_no_progress"))
 PROGRESS_EARLY = ("Your detector fired before the evidence was there: a cycle counts only once it "
                   "fills the whole window of 6, and different calls are progress. "
                   + lesson("07_no_progress"))

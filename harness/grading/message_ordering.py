@@ -3,8 +3,11 @@
 Each public function is one graded behaviour (its name is the grade id of its test cell). It runs
 the student's function and the reference on the same rounds and raises `CheckFailed` naming the
 first divergence and the likely bug (results before the turn, merged, skipped, in completion
-order, or an unmatched id let through). `check_append_round` prints the same messages for the
-formative cell. The `to_anthropic` checks live in `harness.grading.anthropic_format`.
+order, or an unmatched id let through). Each cell looks only at its own sentence of the contract
+(the whole list and the caller's history; one result per call in any order; the order of the
+results there are; the refusals), so that one mistake costs one cell. `check_append_round`
+prints the same messages for the formative cell. The `to_anthropic` checks live in
+`harness.grading.anthropic_format`.
 """
 
 from __future__ import annotations
@@ -42,21 +45,35 @@ APPEND_MODULES = ("harness.grading.reference",)
 
 
 def _run_rounds(append_round: Callable[..., Any], items: Sequence[Round]
-                ) -> list[tuple[Round, Outcome]]:
+                ) -> list[tuple[Round, Outcome, list[Any]]]:
+    """Each round's outcome, and the history list the function was given, as it is after."""
     refuse_reference("append_round", append_round, APPEND_MODULES)
+    outcomes = []
     with Watch(APPEND_MODULES) as watch:
-        outcomes = [(item, call(append_round, copy.deepcopy(item.history),
-                                copy.deepcopy(item.turn), copy.deepcopy(item.finished)))
-                    for item in items]
+        for item in items:
+            given = copy.deepcopy(item.history)
+            outcomes.append((item, call(append_round, given, copy.deepcopy(item.turn),
+                                        copy.deepcopy(item.finished)), given))
     refuse_calls("append_round", watch)
     return outcomes
 
 
-def _check_rounds(append_round: Callable[..., Any], items: Sequence[Round]) -> None:
-    for item, seen in _run_rounds(append_round, items):
+View = Callable[[Round, Outcome, Outcome], "Divergence | None"]
+
+
+def _check_rounds(append_round: Callable[..., Any], items: Sequence[Round], *,
+                  view: View | None = None, caller_list: bool = False) -> None:
+    """Compare with the reference through `view` (the whole list by default); `caller_list`
+    also checks that the history given is unchanged."""
+    for item, seen, given in _run_rounds(append_round, items):
         expected = call(reference.append_round, copy.deepcopy(item.history),
                         copy.deepcopy(item.turn), copy.deepcopy(item.finished))
-        divergence = _round_divergence(item, expected, seen)
+        divergence = (view or _round_divergence)(item, expected, seen)
+        if divergence is None and caller_list and given != item.history:
+            index = first_difference(item.history, given) or 0
+            divergence = Divergence(f'round "{item.name}", the history you were given, index '
+                                    f"{index}", show(at(item.history, index)),
+                                    show(at(given, index)), hints.ORDER_CALLER_LIST)
         if divergence is not None:
             fail("append_round", divergence)
 
@@ -75,6 +92,55 @@ def _round_divergence(item: Round, expected: Outcome, seen: Outcome) -> Divergen
         return None
     return Divergence(f"{where}, message index {index}", show(at(want, index)),
                       show(at(got, index)), _round_hint(item, got))
+
+
+def _answers(messages: list[Any], item: Round) -> list[Any]:
+    """The tool messages that answer this round: those the history did not already hold."""
+    earlier = [dict_message(m) for m in item.history]
+    return [dict_message(m) for m in messages if isinstance(m, dict)
+            and m.get("role") == "tool" and dict_message(m) not in earlier]
+
+
+def _shape(item: Round, expected: Outcome, seen: Outcome) -> Divergence | None:
+    if seen.error is not None or not isinstance(seen.value, list):
+        return Divergence(f'round "{item.name}"', f"returns a list of {len(expected.value)} "
+                          f"messages", seen.describe(), hints.ORDER_SHAPE)
+    return None
+
+
+def _per_call_view(item: Round, expected: Outcome, seen: Outcome) -> Divergence | None:
+    """One tool message per call, with its own id and result; where and in which order aside."""
+    if divergence := _shape(item, expected, seen):
+        return divergence
+    by_id = lambda m: str(m.get("tool_call_id"))  # noqa: E731
+    want = sorted(_answers(expected.value, item), key=by_id)
+    got = sorted(_answers(seen.value, item), key=by_id)
+    index = first_difference(want, got)
+    if index is None:
+        return None
+    return Divergence(f'round "{item.name}", the results sorted by id, result {index + 1}',
+                      show(at(want, index)), show(at(got, index)), _round_hint(item, seen.value))
+
+
+def _order_view(item: Round, expected: Outcome, seen: Outcome) -> Divergence | None:
+    """The results there are follow the order of the calls, each carrying its call's result."""
+    if divergence := _shape(item, expected, seen):
+        return divergence
+    asked = [c["id"] for c in item.turn["tool_calls"]]
+    got = [m for m in _answers(seen.value, item) if m.get("tool_call_id") in asked]
+    ids = [m["tool_call_id"] for m in got]
+    where = f'round "{item.name}", the order of the results'
+    if ids != [call_id for call_id in asked if call_id in ids]:
+        completion = [call_id for call_id, _ in item.finished if call_id in ids]
+        return Divergence(where, show(asked), show(ids), hints.ORDER_COMPLETION
+                          if ids == completion else hints.ORDER_NOT_MODEL_ORDER)
+    results = dict(item.finished)
+    wrong = [m for m in got if m.get("content") != results[m["tool_call_id"]]]
+    if len(got) == len(asked) and wrong:  # a merged or skipped result is another cell's
+        return Divergence(f'round "{item.name}", the result of {wrong[0]["tool_call_id"]}',
+                          show(results[wrong[0]["tool_call_id"]]), show(wrong[0]["content"]),
+                          hints.ORDER_WRONG_RESULT)
+    return None
 
 
 def _round_hint(item: Round, got: list[Any]) -> str:
@@ -129,9 +195,10 @@ def _count(value: Any) -> str:
 
 @checked
 def append_round_adds_turn_then_results(append_round: Callable[..., Any]) -> None:
-    """One call in the turn: the history, then the turn, then its result."""
+    """One call in the turn: the history, then the turn, then its result; a new list (the
+    history given is left as it was)."""
     _check_rounds(append_round, [rounds()[name] for name in
-                                 ("umbrella", "bench_press, second round")])
+                                 ("umbrella", "bench_press, second round")], caller_list=True)
 
 
 @checked
@@ -139,7 +206,7 @@ def append_round_one_result_per_call(append_round: Callable[..., Any]) -> None:
     """Several calls: one tool message each, with its own id."""
     _check_rounds(append_round, [rounds()[name] for name in
                                  ("two_cities, finished in model order",
-                                  "four cities in model order")])
+                                  "four cities in model order")], view=_per_call_view)
 
 
 @checked
@@ -150,7 +217,7 @@ def append_round_keeps_model_order(append_round: Callable[..., Any], *, seed: in
                                          "four cities, finished 3rd, 1st, 4th, 2nd")]
     if seed is not None:
         items += generated_rounds(seed, cases)
-    _check_rounds(append_round, items)
+    _check_rounds(append_round, items, view=_order_view)
 
 
 @checked

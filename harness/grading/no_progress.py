@@ -28,7 +28,9 @@ from harness.grading.sequences import Observation, Pair
 MODULES = ("harness.grading.reference", "harness.progress")
 
 
-def _check_pairs(call_key: Callable[..., Any], pairs: Sequence[Pair]) -> None:
+def _check_pairs(call_key: Callable[..., Any], pairs: Sequence[Pair], *,
+                 strings: bool = False) -> None:
+    """Each pair's keys equal or not as the pair says; `strings`: each key must be a str."""
     refuse_reference("call_key", call_key, MODULES)
     with Watch(MODULES) as watch:
         keys = [(call(call_key, *pair.left), call(call_key, *pair.right)) for pair in pairs]
@@ -36,7 +38,7 @@ def _check_pairs(call_key: Callable[..., Any], pairs: Sequence[Pair]) -> None:
     for pair, (left, right) in zip(pairs, keys, strict=True):
         where = f"call_key{_args(pair.left)} and call_key{_args(pair.right)} ({pair.why})"
         for outcome in (left, right):
-            if outcome.error is not None or not isinstance(outcome.value, str):
+            if outcome.error is not None or (strings and not isinstance(outcome.value, str)):
                 fail("call_key",
                      Divergence(where, "a string", outcome.describe(), hints.PROGRESS_STR))
         if (left.value == right.value) != pair.same:
@@ -54,7 +56,7 @@ def call_key_ignores_order_and_spacing(call_key: Callable[..., Any], *,
                                        seed: int | None = None, cases: int = 30) -> None:
     """The same request written differently gets the same key."""
     pairs = data.same_pairs() + (data.generated_pairs(seed, cases) if seed is not None else [])
-    _check_pairs(call_key, pairs)
+    _check_pairs(call_key, pairs, strings=True)
 
 
 @checked
@@ -115,8 +117,11 @@ def _repeat_hint(name: str, sequence: list[Observation], index: int, got: Any) -
 
 
 def _retry_hint(name: str, sequence: list[Observation], index: int, got: Any) -> str:
-    return hints.PROGRESS_RETRY if got is True and sequence[index][2] else _repeat_hint(
-        name, sequence, index, got)
+    if got is True and sequence[index][2]:
+        return hints.PROGRESS_RETRY
+    if got is True and any(error for _, _, error in sequence[max(0, index - 5):index + 1]):
+        return hints.PROGRESS_DISTINCT  # fired on a window that holds a retry
+    return _repeat_hint(name, sequence, index, got)
 
 
 def _cycle_hint(name: str, sequence: list[Observation], index: int, got: Any) -> str:
@@ -137,6 +142,7 @@ def _pick(*names: str) -> dict[str, list[Observation]]:
 def no_progress_flags_a_repeat(NoProgress: Callable[[], Any]) -> None:
     """The same call twice in a row fires on the second."""
     _check_sequences(NoProgress, _pick("refund_doom_loop", "refund_doom_loop, arguments reordered",
+                                       "refund_doom_loop, as JSON text with other spacing",
                                        "refund_doom_loop, after three new searches"),
                      _repeat_hint)
 
@@ -144,8 +150,10 @@ def no_progress_flags_a_repeat(NoProgress: Callable[[], Any]) -> None:
 @checked
 def no_progress_allows_a_retry_after_error(NoProgress: Callable[[], Any]) -> None:
     """A repeat right after an error result is a retry, not a doom loop."""
-    _check_sequences(NoProgress, _pick("retry_after_timeout",
-                                       "retry_after_timeout, then progress"), _retry_hint)
+    # Retries that repeat in a pattern (A, A after an error, B, ...) are no cycle either: a
+    # cycle is made of distinct calls, and only retries can put the same call twice in one.
+    _check_sequences(NoProgress, _pick("retry_after_timeout", "retry_after_timeout, then progress",
+                                       "retries inside a cycle"), _retry_hint)
 
 
 @checked

@@ -1,11 +1,11 @@
 """The reference version of every exercise function, in the exercises' dict form.
 
 Where the harness already has the function with the exercise's signature, this module simply
-names it (`call_key`, `NoProgress`, the cost functions): the library is the reference. The dict-form
-functions the library does not have are written here with the same rules as `harness.loop`:
-results in model order, truncation is not an answer, and at the cap "Not executed" results plus one
-text-only closing call whose system prompt carries the instruction. `to_anthropic` goes through the
-Anthropic adapter, the only place that knows that wire format.
+names it (`call_key`, `NoProgress`, the cost functions): the library is the reference. `run_loop`
+is `harness.loop.run` on the dict form (through `NeutralModel`), so the exercise and the library
+cannot disagree about an exit. `to_anthropic` goes through the Anthropic adapter, the only place
+that knows that wire format. Only `append_round` is written here: the library has no function
+with its signature (`harness.tools.run_calls` returns results in model order for the same reason).
 """
 
 from __future__ import annotations
@@ -13,9 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from harness import loop
 from harness.cost import cumulative_input, first_turn_over_budget, run_cost
-from harness.loop import CLOSING_INSTRUCTION, NOT_EXECUTED
+from harness.grading.dictmodel import NeutralModel
+from harness.messages import parse_messages
 from harness.progress import NoProgressDetector, call_key
+from harness.tools import Tool, Toolbox
 
 __all__ = ["NoProgress", "append_round", "call_key", "cumulative_input",
            "first_turn_over_budget", "run_cost", "run_loop", "to_anthropic"]
@@ -58,40 +61,13 @@ def to_anthropic(history: list[dict[str, Any]]) -> tuple[str | None, list[dict[s
 
 def run_loop(model: Model, tools: Mapping[str, Callable[..., str]],
              messages: list[dict[str, Any]], *, max_turns: int = 10) -> tuple[str, str | None]:
-    """Run the loop; return (status, answer) with status done, truncated or turn_cap."""
-    history = list(messages)  # the caller's list is left as it was
-    calls: list[dict[str, Any]] = []
-    for turn in range(1, max_turns + 1):
-        reply = model(history, tool_choice="auto")
-        message = reply["message"]
-        history.append(message)
-        if reply["stop_reason"] == "max_tokens":
-            return "truncated", None  # a cut reply is not an answer
-        calls = message.get("tool_calls") or []
-        if not calls:
-            return "done", message.get("content")
-        if turn == max_turns:
-            break  # these calls stay pending: answered below, never run
-        for call in calls:
-            history.append({"role": "tool", "tool_call_id": call["id"],
-                            "content": _run(tools, call)})
-    for call in calls:
-        history.append({"role": "tool", "tool_call_id": call["id"], "content": NOT_EXECUTED})
-    closing = model(_with_instruction(history), tool_choice="none")
-    history.append(closing["message"])
-    return "turn_cap", closing["message"].get("content")
+    """Run the loop; return (status, answer) with status done, truncated or turn_cap.
 
-
-def _run(tools: Mapping[str, Callable[..., str]], call: dict[str, Any]) -> str:
-    try:
-        return str(tools[call["name"]](**call["arguments"]))
-    except Exception as exc:  # the model reads the failure and adapts; the loop goes on
-        return f"Error: {call['name']} failed with {type(exc).__name__}: {exc}"
-
-
-def _with_instruction(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A copy whose system message ends with the instruction; the history itself is untouched."""
-    if history and history[0].get("role") == "system":
-        system = {"role": "system", "content": f"{history[0]['content']}\n\n{CLOSING_INSTRUCTION}"}
-        return [system, *history[1:]]
-    return [{"role": "system", "content": CLOSING_INSTRUCTION}, *history]
+    This is `harness.loop.run` itself with only its turn cap switched on, driven through the
+    dict-form model: one loop decides every exit, every pending result and every tool-error text.
+    """
+    toolbox = Toolbox.of(*(Tool.from_function(function, name=name)
+                           for name, function in tools.items()))
+    result = loop.run(NeutralModel(model), toolbox, parse_messages(list(messages)),
+                      max_turns=max_turns, detector=None)  # the caller's list is left as it was
+    return result.status.value, result.answer

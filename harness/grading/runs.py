@@ -189,19 +189,21 @@ def _stopped_on_max_tokens(scenario: LoopScenario, last_call: Event) -> bool:
 
 
 def compare_outcome(scenario: LoopScenario, expected: Outcome, seen: Outcome, *,
-                     status_only: bool = False) -> Divergence | None:
+                    part: slice = slice(None)) -> Divergence | None:
+    """The (status, answer) returned, or the `part` of it a cell judges (the status at the cap;
+    the answer of a closing call)."""
     want = tuple(expected.value)
     got = seen.value
     where = f"{scenario.label}, the value returned"
     if seen.error is not None or not isinstance(got, tuple | list) or len(got) != 2:
         return Divergence(where, show(want), seen.describe(), hints.LOOP_RESULT)
     got = tuple(got)
-    if status_only:
-        want, got = want[:1], got[:1]
-    if want == got:
+    if want[part] == got[part]:
         return None
     if want[0] == "truncated":
         hint = hints.LOOP_TRUNCATED
+    elif want == ("turn_cap", None) and got[1] is not None:
+        hint = hints.LOOP_CLOSING_NO_ANSWER
     elif want[0] == "turn_cap":
         stopped_dead = got[0] == "turn_cap" and got[1] is None
         hint = hints.LOOP_NO_CLOSING if stopped_dead else hints.LOOP_RESULT

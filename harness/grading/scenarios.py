@@ -103,6 +103,11 @@ def loop_scenarios() -> dict[str, LoopScenario]:
         _shared("reasoning_roundtrip", "capped_without_system", max_turns=2, system=False,
                 steps=[*one_by_one, Step.say("I have the forecast for Lisbon, but I reached the "
                                              "step limit before checking Porto. Shall I go on?")]),
+        # The closing reply is no answer when it is cut too, or still calls a tool (Gemini can).
+        _shared("umbrella", "closing_reply_cut", max_turns=1, steps=[
+            lisbon, Step.say("I found the forecast for Lisbon but", stop_reason="max_tokens")]),
+        _shared("two_cities", "closing_reply_calls_a_tool", max_turns=1,
+                steps=[both, replace(both, text="Let me check both cities again.")]),
         _shared("truncated"),
         _shared("umbrella", "truncated_after_a_tool", steps=[  # the answer, cut before "pack"
             lisbon, Step.say(answer.text.partition(" pack")[0],

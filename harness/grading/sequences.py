@@ -108,6 +108,9 @@ SEQUENCES: dict[str, list[Observation]] = {
     "refund_doom_loop, arguments reordered": [
         ("search_tickets", {"query": "refund delay", "status": "open"}, False),
         ("search_tickets", {"status": "open", "query": "refund delay"}, False)],
+    "refund_doom_loop, as JSON text with other spacing": [  # the same key: use call_key
+        ("search_tickets", '{"query": "refund delay"}', False),
+        ("search_tickets", '{ "query" :  "refund delay" }', False)],
     "refund_doom_loop, after three new searches": [
         _search("refund"), _search("refund delay"), _search("late refund"),
         _search("refund delay"), _search("refund delay")],
@@ -120,6 +123,10 @@ SEQUENCES: dict[str, list[Observation]] = {
     + [_search("order 123")],
     "new searches, no repeat": [_search(f"refund {word}") for word in
                                 ("delay", "late", "missing", "policy", "status", "bank", "card")],
+    # A-A-B twice fills the window with a period of three, but its calls are not distinct:
+    # each A repeats only after an error (a retry), so this is no cycle.
+    "retries inside a cycle": [_get_order(), _get_order(True), _get_shipment(), _get_order(),
+                               _get_order(True), _get_shipment(), _get_order()],
     "almost a cycle": [_get_order(), _get_shipment(), _get_order(), _get_shipment(),
                        _get_order(), _search("order 123"), _get_shipment()],
 }

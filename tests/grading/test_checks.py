@@ -30,10 +30,10 @@ from harness.grading.release import differences
 from harness.grading.scenarios import loop_scenarios, transcripts
 from harness.guard import block_network
 from harness.loop import CLOSING_INSTRUCTION, NOT_EXECUTED, run
-from harness.messages import parse_messages, to_dicts
+from harness.messages import ToolCall, parse_messages, to_dicts
 from harness.progress import NoProgressDetector
 from harness.scripted import ScriptedModel, Step
-from harness.tools import Toolbox
+from harness.tools import Toolbox, execute
 
 
 def _loop(model, tools, messages, *, max_turns=10, closing_choice="none"):
@@ -57,7 +57,10 @@ def _loop(model, tools, messages, *, max_turns=10, closing_choice="none"):
     closing = ([{"role": "system", "content": first["content"] + "\n\n" + CLOSING_INSTRUCTION},
                 *history[1:]] if first["role"] == "system"
                else [{"role": "system", "content": CLOSING_INSTRUCTION}, *history])
-    return "turn_cap", model(closing, tool_choice=closing_choice)["message"]["content"]
+    reply = model(closing, tool_choice=closing_choice)
+    if reply["stop_reason"] == "max_tokens" or reply["message"].get("tool_calls"):
+        return "turn_cap", None  # not an answer either
+    return "turn_cap", reply["message"]["content"]
 
 
 def _failure(check, *args, **kwargs) -> str:
@@ -75,7 +78,9 @@ def test_a_failure_names_scenario_call_index_both_sides_and_a_lesson():
     message = _failure(message_ordering.append_round_keeps_model_order,
                        lambda h, t, f: h + [t] + [{"role": "tool", "tool_call_id": i,
                                                    "content": x} for i, x in f])
-    assert 'round "two_cities, Porto finished first", message index 3' in message
+    assert 'round "two_cities, Porto finished first", the order of the results' in message
+    assert 'reference: ["call_tc_1", "call_tc_2"]' in message
+    assert 'yours:     ["call_tc_2", "call_tc_1"]' in message
     assert "lessons/09_parallel_tools.ipynb" in message
 
 
@@ -215,6 +220,32 @@ def test_the_dict_model_speaks_the_exercise_convention():
         model([], tool_choice="any")
     with pytest.raises(ValueError, match="cannot read message 0"):
         DictModel([Step.say("hi")])([{"role": "tool", "content": "no id"}])
+
+
+def test_the_reference_loop_words_tool_errors_as_the_library_does():
+    def get_forecast(city: str, day: str) -> str:
+        raise TimeoutError("the weather service timed out")
+
+    tools = {"get_forecast": get_forecast}
+    model = DictModel([Step.call("get_forecast", city="Lisbon", day="tomorrow"),
+                       Step.say("The forecast service is down.")], tools=tools)
+    outcome = reference.run_loop(model, tools, [{"role": "user", "content": "Umbrella?"}])
+    assert outcome == ("done", "The forecast service is down.")
+    sent = model.calls[1].messages[-1]
+    call = ToolCall(id=sent["tool_call_id"], name="get_forecast",
+                    arguments={"city": "Lisbon", "day": "tomorrow"})
+    assert sent == {"role": "tool", "tool_call_id": call.id, "is_error": True,
+                    "content": execute(Toolbox.of(get_forecast), call).content}
+    assert sent["content"].startswith("Error: get_forecast raised TimeoutError")
+
+
+def test_the_reference_loop_follows_the_library_when_the_closing_reply_is_no_answer():
+    for name in ("closing_reply_cut", "closing_reply_calls_a_tool"):
+        scenario = loop_scenarios()[name]
+        model = DictModel(scenario.steps, tools=scenario.tools)
+        assert reference.run_loop(model, scenario.tools, copy.deepcopy(scenario.messages),
+                                  max_turns=scenario.max_turns) == ("turn_cap", None), name
+        assert [call.tool_choice for call in model.calls] == ["auto", "none"], name
 
 
 def test_the_reference_loop_agrees_with_harness_loop_run():

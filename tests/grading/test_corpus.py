@@ -18,6 +18,115 @@ def _grade(name: str, exercise: str, student_id: str = "student") -> submissions
                                 exercise)
 
 
+# Every sentence of exercises 1-3's contracts (what the notebook tells the student the function
+# must do, must not do, and must leave unchanged), the graded cell that holds it, and the corpus
+# solution that breaks that sentence alone. The tests below prove each one loses exactly that
+# cell (and the valid ones none).
+ADD, ONE, ORDER, REJECT = ("append_round_adds_turn_then_results",
+                          "append_round_one_result_per_call", "append_round_keeps_model_order",
+                          "append_round_rejects_unmatched_ids")
+SYSTEM, USE, RESULTS = ("to_anthropic_keeps_system_apart", "to_anthropic_tool_use_blocks",
+                        "to_anthropic_results_in_one_user_message")
+FEED, CUT, CAP, PENDING, CLOSING, INSTRUCTION = (
+    "run_loop_feeds_results_back", "run_loop_truncated_is_not_an_answer",
+    "run_loop_stops_at_the_cap", "run_loop_answers_pending_calls",
+    "run_loop_closing_call_is_text_only", "run_loop_instruction_in_system_prompt")
+SAME, APART = "call_key_ignores_order_and_spacing", "call_key_tells_calls_apart"
+REPEAT, RETRY, CYCLE, QUIET = ("no_progress_flags_a_repeat",
+                               "no_progress_allows_a_retry_after_error",
+                               "no_progress_catches_cycles", "no_progress_no_false_alarms")
+CONTRACT = [
+    # Exercise 1, append_round
+    ("return a new list: the history you were given is left as it was", ADD,
+     "ordering_history_mutated"),
+    ("the history comes first and unchanged", ADD, "ordering_history_dropped"),
+    ("then the turn, then the results (never a result before its turn)", ADD,
+     "ordering_results_before_turn"),
+    ("one tool message per call (never merged)", ONE, "ordering_results_merged"),
+    ("one tool message for EACH call (never one skipped)", ONE, "ordering_result_skipped"),
+    ("in the order of turn['tool_calls'], not the order they finished", ORDER,
+     "ordering_completion_order"),
+    ("each call's own text with its id", ORDER, "ordering_results_paired_by_position"),
+    ("a call with no result in finished raises ValueError", REJECT,
+     "ordering_missing_result_skipped"),
+    ("a result that answers no call raises ValueError", REJECT, "ordering_orphan_result_kept"),
+    ("... whose message names the offending id", REJECT, "ordering_error_without_id"),
+    # Exercise 1, to_anthropic
+    ("the system prompt travels apart, not in messages", SYSTEM, "anthropic_system_in_messages"),
+    ("system is None when the history has none", SYSTEM, "anthropic_default_system"),
+    ("a text block only if the turn has text", USE, "anthropic_empty_text_block"),
+    ("tool_use input is an object, not a JSON string", USE, "anthropic_input_string"),
+    ("no tool role: results go in a user message", RESULTS, "anthropic_tool_role"),
+    ("all the results of a round in ONE user message", RESULTS, "anthropic_results_split"),
+    ("the tool_result blocks come first in it", RESULTS, "anthropic_text_before_results"),
+    # Exercise 2, run_loop
+    ("append the model's message whole", FEED, "loop_turn_without_its_text"),
+    ("a reply without tool calls is the answer: ('done', its text)", FEED,
+     "loop_done_without_its_text"),
+    ("run each call in the order the model asked", FEED, "loop_tools_in_reverse"),
+    ("each result goes back before the next call", FEED, "loop_results_not_fed_back"),
+    ("... after the assistant turn that asked for it", FEED, "loop_results_before_turn"),
+    ("a tool call is never the end of the task", FEED, "loop_exit_after_first_result"),
+    ("max_tokens: ('truncated', None), not an answer", CUT, "loop_max_tokens_as_answer"),
+    ("... and the loop never retries by itself", CUT, "loop_truncated_retried"),
+    ("max_turns calls with tools allowed, not one more", CAP, "loop_off_by_one_cap"),
+    ("the status at the cap is 'turn_cap'", CAP, "loop_status_misspelt_at_the_cap"),
+    ("each pending call gets a result starting 'Not executed'", PENDING,
+     "loop_pending_without_not_executed"),
+    ("... every one of them, before the closing call", PENDING, "loop_pending_unanswered"),
+    ("... in the order the model asked", PENDING, "loop_pending_in_reverse"),
+    ("the closing call has tool_choice 'none'", CLOSING, "loop_closing_call_tools_allowed"),
+    ("... on a copy of the whole transcript", CLOSING, "loop_closing_call_without_the_history"),
+    ("ONE more call, then return", CLOSING, "loop_closing_call_retried"),
+    ("('turn_cap', None) when the closing reply is cut or calls a tool", CLOSING,
+     "loop_closing_reply_always_an_answer"),
+    ("... and nothing runs after the closing call", CLOSING, "loop_closing_reply_tools_run"),
+    ("the instruction ends the original system message", INSTRUCTION,
+     "loop_instruction_in_a_second_system_message"),
+    ("... after a blank line", INSTRUCTION, "loop_instruction_without_blank_line"),
+    ("... never in a tool result", INSTRUCTION, "loop_instruction_in_tool_result"),
+    ("... nor in another message", INSTRUCTION, "loop_instruction_as_user_message"),
+    ("never edit a message you were given", INSTRUCTION, "loop_history_rewritten"),
+    ("the caller's list is left as it was", INSTRUCTION, "loop_caller_list_grows"),
+    # Exercise 3, call_key and NoProgress
+    ("call_key returns a string", SAME, "key_returns_a_tuple"),
+    ("key order does not matter, nested objects too", SAME, "key_top_level_order_only"),
+    ("a JSON string is parsed first: spacing does not matter", SAME, "key_json_string_not_parsed"),
+    ("... nor its key order", SAME, "key_order_not_canonical"),
+    ("a different tool is a different request", APART, "key_without_the_name"),
+    ("a different type (123 is not '123') is a different request", APART, "key_values_as_text"),
+    ("an extra argument is a different request", APART, "key_paging_ignored"),
+    ("the same call twice in a row fires on the second, not the third", REPEAT,
+     "detector_fires_on_third"),
+    ("the detector uses call_key (a JSON text repeat is a repeat)", REPEAT,
+     "detector_raw_arguments"),
+    ("a repeat right after an error is a retry and does not fire", RETRY, "detector_retry_flagged"),
+    ("if it repeats again after a good result, it fires", RETRY, "detector_error_exempts_forever"),
+    ("a cycle is made of distinct calls", RETRY, "detector_cycle_of_repeated_calls"),
+    ("a cycle of 2 fires: not only consecutive repeats", CYCLE, "detector_consecutive_only"),
+    ("a cycle of 3 fires too", CYCLE, "detector_pairs_only"),
+    ("a cycle fires once it fills the window of 6, not before", QUIET, "detector_short_window"),
+]
+
+
+def test_every_contract_sentence_has_a_wrong_solution_that_loses_its_cell():
+    for sentence, cell, name in CONTRACT:
+        module = submissions.load(name)
+        assert cell in module.FAILS, (sentence, name, module.FAILS)
+    # One cell per wrong solution, but where the contract itself chains two behaviours: a
+    # call_key bug is a detector bug too ("use your own call_key"), the cap's pending calls run
+    # are also not "Not executed", a loop that stops after one tool round has no cap to reach,
+    # a short window fires both early and falsely, and waiting for a third repeat breaks the
+    # repeat rule in both of the cells that state it.
+    chained = {"key_json_string_not_parsed", "key_order_not_canonical", "loop_off_by_one_cap",
+               "loop_runs_pending_at_cap", "loop_exit_after_first_result",
+               "detector_short_window", "detector_fires_on_third"}
+    for _, cell, name in CONTRACT:
+        if name not in chained:
+            assert submissions.load(name).FAILS == {cell}, name
+    assert len({name for _, _, name in CONTRACT}) == len(CONTRACT)
+
+
 def test_corpus_is_large_enough():
     names = submissions.corpus()
     bugs = [n for n in names if not n.startswith(("valid_", "cheat_"))]

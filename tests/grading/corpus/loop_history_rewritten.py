@@ -27,4 +27,11 @@ def run_loop(model, tools, messages, *, max_turns=10):
         messages[0]["content"] += "\n\n" + CLOSING_INSTRUCTION
     else:
         messages.insert(0, {"role": "system", "content": CLOSING_INSTRUCTION})
-    return "turn_cap", model(messages, tool_choice="none")["message"]["content"]
+    return "turn_cap", _closing_answer(model(messages, tool_choice="none"))
+
+
+def _closing_answer(reply):
+    # A closing reply cut off, or still asking for a tool, is not an answer either.
+    if reply["stop_reason"] == "max_tokens" or reply["message"].get("tool_calls"):
+        return None
+    return reply["message"]["content"]

@@ -3,7 +3,7 @@
 from harness.loop import CLOSING_INSTRUCTION, NOT_EXECUTED
 
 EXERCISE = "02_early_exit"
-FAILS = {"run_loop_closing_call_is_text_only", "run_loop_instruction_in_system_prompt"}
+FAILS = {"run_loop_instruction_in_system_prompt"}
 EXPECT = "FIRST message must be the system message"
 
 
@@ -25,4 +25,11 @@ def run_loop(model, tools, messages, *, max_turns=10):
     for call in message["tool_calls"]:
         history.append({"role": "tool", "tool_call_id": call["id"], "content": NOT_EXECUTED})
     sent = history + [{"role": "user", "content": CLOSING_INSTRUCTION}]
-    return "turn_cap", model(sent, tool_choice="none")["message"]["content"]
+    return "turn_cap", _closing_answer(model(sent, tool_choice="none"))
+
+
+def _closing_answer(reply):
+    # A closing reply cut off, or still asking for a tool, is not an answer either.
+    if reply["stop_reason"] == "max_tokens" or reply["message"].get("tool_calls"):
+        return None
+    return reply["message"]["content"]

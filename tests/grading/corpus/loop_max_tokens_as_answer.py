@@ -26,4 +26,11 @@ def run_loop(model, tools, messages, *, max_turns=10):
                  + CLOSING_INSTRUCTION}, *history[1:]]
     else:
         sent = [{"role": "system", "content": CLOSING_INSTRUCTION}, *history]
-    return "turn_cap", model(sent, tool_choice="none")["message"]["content"]
+    return "turn_cap", _closing_answer(model(sent, tool_choice="none"))
+
+
+def _closing_answer(reply):
+    # A closing reply cut off, or still asking for a tool, is not an answer either.
+    if reply["stop_reason"] == "max_tokens" or reply["message"].get("tool_calls"):
+        return None
+    return reply["message"]["content"]

@@ -1,7 +1,7 @@
 """Bug: a second call to the same tool is taken for a duplicate and its result is skipped."""
 
 EXERCISE = "01_message_ordering"
-FAILS = {"append_round_one_result_per_call", "append_round_keeps_model_order"}
+FAILS = {"append_round_one_result_per_call"}
 EXPECT = "was skipped"
 
 

@@ -1,8 +1,7 @@
 """Bug: the results are appended before the assistant turn that asked for them."""
 
 EXERCISE = "01_message_ordering"
-FAILS = {"append_round_adds_turn_then_results", "append_round_one_result_per_call",
-         "append_round_keeps_model_order"}
+FAILS = {"append_round_adds_turn_then_results"}
 EXPECT = "comes before the assistant turn"
 
 

@@ -1,7 +1,7 @@
 """Bug: all the results of a round are merged into one tool message."""
 
 EXERCISE = "01_message_ordering"
-FAILS = {"append_round_one_result_per_call", "append_round_keeps_model_order"}
+FAILS = {"append_round_one_result_per_call"}
 EXPECT = "merged into one tool message"
 
 

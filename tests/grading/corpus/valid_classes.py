@@ -102,7 +102,8 @@ class _Loop:
         else:
             copy.insert(0, {"role": "system", "content": CLOSING_INSTRUCTION})
         reply = self.model(copy, tool_choice="none")
-        return ("turn_cap", reply["message"]["content"])
+        finished = reply["stop_reason"] != "max_tokens" and not reply["message"]["tool_calls"]
+        return ("turn_cap", reply["message"]["content"] if finished else None)
 
 
 def run_loop(model, tools, messages, *, max_turns=10):

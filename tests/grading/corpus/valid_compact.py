@@ -57,7 +57,7 @@ def run_loop(model, tools, messages, *, max_turns=10):
     system = [m for m in history[:1] if m["role"] == "system"]
     prompt = (system[0]["content"] + "\n\n" if system else "") + CLOSING_INSTRUCTION
     closing = [{"role": "system", "content": prompt}, *history[len(system):]]
-    return "turn_cap", model(closing, tool_choice="none")["message"]["content"]
+    return "turn_cap", _closing_answer(model(closing, tool_choice="none"))
 
 
 def call_key(name, arguments):
@@ -110,3 +110,10 @@ def fill_answers(answers, mine):
                          "cached_input_tokens": o["prompt_tokens_details"]["cached_tokens"]}}
     answers["anthropic_cost"] = run_cost([answers["anthropic_usage"]], mine.anthropic_prices)
     answers["openai_cost"] = run_cost([answers["openai_usage"]], mine.openai_prices)
+
+
+def _closing_answer(reply):
+    # A closing reply cut off, or still asking for a tool, is not an answer either.
+    if reply["stop_reason"] == "max_tokens" or reply["message"].get("tool_calls"):
+        return None
+    return reply["message"]["content"]

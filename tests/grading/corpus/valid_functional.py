@@ -60,7 +60,7 @@ def _step(model, tools, history, turns_left):
     if turns_left == 1:
         answered = history + [{"role": "tool", "tool_call_id": c["id"], "content": NOT_EXECUTED}
                               for c in message["tool_calls"]]
-        return "turn_cap", model(_closing(answered), tool_choice="none")["message"]["content"]
+        return "turn_cap", _closing_answer(model(_closing(answered), tool_choice="none"))
     results = [{"role": "tool", "tool_call_id": c["id"],
                 "content": tools[c["name"]](**c["arguments"])} for c in message["tool_calls"]]
     return _step(model, tools, history + results, turns_left - 1)
@@ -132,3 +132,10 @@ def fill_answers(answers, mine):
                       "cached_input_tokens": o["prompt_tokens_details"]["cached_tokens"]})
     answers["anthropic_cost"] = run_cost([answers["anthropic_usage"]], mine.anthropic_prices)
     answers["openai_cost"] = run_cost([answers["openai_usage"]], mine.openai_prices)
+
+
+def _closing_answer(reply):
+    # A closing reply cut off, or still asking for a tool, is not an answer either.
+    if reply["stop_reason"] == "max_tokens" or reply["message"].get("tool_calls"):
+        return None
+    return reply["message"]["content"]

@@ -1,4 +1,4 @@
-"""Valid: appending in place (the caller's list grows, append-only), hashes of sorted JSON."""
+"""Valid: one list grown in place (a copy of the caller's, made on entry), hashes of sorted JSON."""
 
 import json
 from collections import deque
@@ -54,7 +54,7 @@ def to_anthropic(history):
 
 
 def run_loop(model, tools, messages, *, max_turns=10):
-    # The caller's list is the transcript: it only ever grows.
+    messages = messages[:]  # the caller's list is left as it was; this one only ever grows
     for turn in range(max_turns):
         reply = model(messages)
         messages.append(reply["message"])
@@ -76,7 +76,7 @@ def run_loop(model, tools, messages, *, max_turns=10):
                       "content": closing[0]["content"] + "\n\n" + CLOSING_INSTRUCTION}
     else:
         closing.insert(0, {"role": "system", "content": CLOSING_INSTRUCTION})
-    return "turn_cap", model(closing, tool_choice="none")["message"]["content"]
+    return "turn_cap", _closing_answer(model(closing, tool_choice="none"))
 
 
 def call_key(name, arguments):
@@ -142,3 +142,10 @@ def fill_answers(answers, mine):
                                    cached_input_tokens=openai["prompt_tokens_details"][
                                        "cached_tokens"])
     answers["openai_cost"] = run_cost([answers["openai_usage"]], mine.openai_prices)
+
+
+def _closing_answer(reply):
+    # A closing reply cut off, or still asking for a tool, is not an answer either.
+    if reply["stop_reason"] == "max_tokens" or reply["message"].get("tool_calls"):
+        return None
+    return reply["message"]["content"]

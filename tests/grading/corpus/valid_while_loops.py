@@ -84,6 +84,8 @@ def run_loop(model, tools, messages, *, max_turns=10):
     else:
         closing = [{"role": "system", "content": CLOSING_INSTRUCTION}] + history
     reply = model(closing, tool_choice="none")
+    while reply["stop_reason"] == "max_tokens" or reply["message"]["tool_calls"]:
+        return ("turn_cap", None)  # cut off, or a call made anyway: not an answer
     return ("turn_cap", reply["message"]["content"])
 
 

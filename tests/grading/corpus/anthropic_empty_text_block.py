@@ -1,0 +1,29 @@
+"""Bug: every assistant turn starts with a text block, empty or not."""
+
+EXERCISE = "01_message_ordering"
+FAILS = {"to_anthropic_tool_use_blocks"}
+EXPECT = 'must be non-empty'
+
+
+def to_anthropic(history):
+    system, messages = None, []
+    for message in history:
+        role = message["role"]
+        if role == "system":
+            system = message["content"]
+        elif role == "user":
+            messages.append({"role": "user", "content": message["content"]})
+        elif role == "assistant":
+            blocks = [{"type": "text", "text": message.get("content") or ""}]
+            blocks += [{"type": "tool_use", "id": call["id"], "name": call["name"],
+                        "input": call["arguments"]} for call in message.get("tool_calls") or []]
+            messages.append({"role": "assistant", "content": blocks})
+        else:
+            result = {"type": "tool_result", "tool_use_id": message["tool_call_id"],
+                      "content": message["content"]}
+            previous = messages[-1] if messages else None
+            if previous and previous["role"] == "user" and isinstance(previous["content"], list):
+                previous["content"].append(result)
+            else:
+                messages.append({"role": "user", "content": [result]})
+    return system, messages

@@ -1,0 +1,36 @@
+"""Bug: at the cap the status is 'turn_limit', not 'turn_cap'."""
+
+from harness.loop import CLOSING_INSTRUCTION, NOT_EXECUTED
+
+EXERCISE = "02_early_exit"
+FAILS = {"run_loop_stops_at_the_cap"}
+EXPECT = "status 'done', 'truncated' or 'turn_cap'"
+
+
+def run_loop(model, tools, messages, *, max_turns=10):
+    history = list(messages)
+    for turn in range(1, max_turns + 1):
+        reply = model(history, tool_choice="auto")
+        message = reply["message"]
+        history.append(message)
+        if reply["stop_reason"] == "max_tokens":
+            return "truncated", None
+        calls = message.get("tool_calls") or []
+        if not calls:
+            return "done", message.get("content")
+        if turn == max_turns:
+            break
+        for call in calls:
+            result = tools[call["name"]](**call["arguments"])
+            history.append({"role": "tool", "tool_call_id": call["id"], "content": result})
+    for call in calls:
+        history.append({"role": "tool", "tool_call_id": call["id"], "content": NOT_EXECUTED})
+    if history[0]["role"] == "system":
+        system = {"role": "system", "content": history[0]["content"] + "\n\n" + CLOSING_INSTRUCTION}
+        sent = [system, *history[1:]]
+    else:
+        sent = [{"role": "system", "content": CLOSING_INSTRUCTION}, *history]
+    reply = model(sent, tool_choice="none")
+    if reply["stop_reason"] == "max_tokens" or reply["message"].get("tool_calls"):
+        return "turn_limit", None
+    return "turn_limit", reply["message"]["content"]
