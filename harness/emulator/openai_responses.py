@@ -30,6 +30,7 @@ from harness.messages import (
     argument_text,
     parse_arguments,
 )
+from harness.tokens import compact_json
 
 INDENT = 2
 PROVIDER = "openai_responses"
@@ -45,9 +46,22 @@ FIELDS = {
                              "caller"},
 }
 
+FAMILY = openai_chat.FAMILY
 error_body = openai_chat.error_body
 invalid_json_error = openai_chat.invalid_json_error
 not_found_error = openai_chat.not_found_error
+api_key = openai_chat.api_key
+authentication_error = openai_chat.authentication_error
+model_not_found_error = openai_chat.model_not_found_error
+rate_limit_error = openai_chat.rate_limit_error
+
+
+def cache_blocks(body: dict[str, Any]) -> list[str]:
+    """The prompt in cache order: tools, instructions, then the input items."""
+    items = body.get("input")
+    items = items if isinstance(items, list) else [items]
+    return [compact_json(part) for part in [*(body.get("tools") or []),
+                                            body.get("instructions"), *items]]
 
 
 def _reject(message: str, *, param: str | None = "input", code: str | None = None,
