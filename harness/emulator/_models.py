@@ -17,7 +17,7 @@ import re
 MODELS: dict[str, dict[str, int]] = {
     "openai": {"gpt-5": 1024, "gpt-5-mini": 1024, "gpt-5-nano": 1024, "gpt-4.1": 1024,
                "gpt-4.1-mini": 1024, "gpt-4o": 1024, "gpt-4o-mini": 1024},
-    "anthropic": {"claude-sonnet-4-6": 2048, "claude-sonnet-4-5": 1024, "claude-sonnet-4": 1024,
+    "anthropic": {"claude-sonnet-4-6": 1024, "claude-sonnet-4-5": 1024, "claude-sonnet-4": 1024,
                   "claude-opus-4-6": 4096, "claude-opus-4-5": 4096, "claude-haiku-4-5": 4096},
     "gemini": {"gemini-2.5-flash": 2048, "gemini-2.5-pro": 2048, "gemini-2.5-flash-lite": 2048,
                "gemini-3-flash-preview": 4096, "gemini-3.1-pro-preview": 4096},

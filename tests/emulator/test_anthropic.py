@@ -91,7 +91,7 @@ def test_stop_reasons(stop: StopReason, wire: str) -> None:
     assert Message.model_validate(body).stop_reason == wire
 
 
-LONG = {"role": "user", "content": "x" * 10_000}  # 2,500 tokens: above Sonnet 4.6's 2,048
+LONG = {"role": "user", "content": "x" * 10_000}  # 2,500 tokens: above Sonnet 4.6's 1,024
 FOLLOW_UP = [LONG, {"role": "assistant", "content": "a"}, {"role": "user", "content": "more"}]
 
 
@@ -130,7 +130,7 @@ def test_a_one_hour_breakpoint_reports_its_writes_as_one_hour() -> None:
 
 def test_below_the_models_minimum_a_breakpoint_caches_nothing() -> None:
     emulator = Emulator(ScriptedModel([Step.say("a")]))
-    short = {"role": "user", "content": "x" * 7_900}  # with the tools, 2,026 tokens < 2,048
+    short = {"role": "user", "content": "x" * 3_800}  # with the tools, 1,001 tokens < 1,024
     usage = post(emulator, request([short]) | {"cache_control": {"type": "ephemeral"}}).json()
     assert usage["usage"]["cache_creation_input_tokens"] == 0
 

@@ -200,3 +200,14 @@ def test_the_official_clients_raise_their_own_errors() -> None:
         with pytest.raises(genai_errors.ClientError) as google:
             client.models.generate_content(model="gemini-2.5-flash", contents="Hi")
         assert (google.value.code, google.value.status) == (429, "RESOURCE_EXHAUSTED")
+
+
+@pytest.mark.parametrize("provider", list(ADAPTERS.values()))
+def test_the_recorded_rate_limit_ends_the_loop_with_error_and_the_wait(provider: str) -> None:
+    from harness.replay import replay_scenario
+    from harness.trace import Exit
+
+    result = replay_scenario(provider, "rate_limited")
+    assert result.status is Exit.ERROR and result.turns == 2  # no retry inside the loop
+    assert (result.error.status, result.error.retry_after) == (429, 20.0)
+    assert result.calls[-1].error is result.error and result.calls[-1].reply is None
