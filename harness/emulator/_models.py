@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 # OpenAI: "works automatically for prompts containing 1024 tokens or more" (Prompt Caching 201).
-# Anthropic: per-model minimums of the prompt-caching guide. Gemini: the implicit-caching table
+# Anthropic: per-model minimums of the prompt-caching guide at platform.claude.com (users observed
+# 2,048 for Sonnet 4.6: anthropics/anthropic-sdk-python#1194). Gemini: the implicit-caching table
 # of ai.google.dev/gemini-api/docs/caching (its figures have changed over 2025-2026).
 MODELS: dict[str, dict[str, int]] = {
     "openai": {"gpt-5": 1024, "gpt-5-mini": 1024, "gpt-5-nano": 1024, "gpt-4.1": 1024,
