@@ -1,9 +1,9 @@
 """Bug: only the cached and written input is priced; the rest of the input is left out."""
 
 EXERCISE = "04_cost"
+# The Anthropic answer survives: its uncached part is a few dozen tokens, inside the tolerance.
 FAILS = {"run_cost_prices_cached_input", "run_cost_prices_cache_writes",
-         "run_cost_sums_every_call", "usage_anthropic_adds_cache_reads",
-         "usage_openai_cached_inside_prompt"}
+         "run_cost_sums_every_call", "usage_openai_cached_inside_prompt"}
 EXPECT = "The cost is (input - cached - written) x input price"
 
 
