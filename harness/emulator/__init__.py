@@ -8,17 +8,16 @@ official SDKs included. It does not stream or store responses.
 
 What a first live run meets is answered as for real, in this order: a missing or wrong key, a
 model the provider does not serve (the one list is `_models.MODELS`), a request the API rejects,
-and a rate limit. Keys are checked once you give the emulator one: `Emulator(model,
-api_key="sk-...")` accepts that key and `OFFLINE_KEY` and refuses any other, or none; without
-`api_key` it checks no key, as a test double should. A rate limit is scripted: a `ProviderError`
-with status 429 in the script becomes the provider's own 429, with its headers and its wait
-(`retry_after`, `DEFAULT_RETRY_AFTER` seconds when the script gives none).
+and a rate limit. `Emulator(model, api_key="sk-...")` accepts that key and `OFFLINE_KEY` and
+refuses any other, or none; without `api_key` it checks no key, as a test double should. A
+`ProviderError` with status 429 in the script becomes the provider's own 429, with its headers
+and wait (`retry_after`, `DEFAULT_RETRY_AFTER` seconds when the script gives none).
 
-Usage follows `harness.tokens`, computed from the wire body, and this rule wins over any usage
-the model reports: input is the request's tokens; cache reads and writes follow each provider's
-caching rule (`_cache`: automatic for OpenAI and Gemini, at `cache_control` breakpoints for
-Anthropic, above the model's minimum); output is the reply's text, tool names and arguments,
-plus thinking, which is also reported as reasoning tokens.
+Usage follows `harness.tokens`, computed from the wire body, and wins over any usage the model
+reports: input is the request's tokens; cache reads and writes follow each provider's rule
+(`_cache`: automatic for OpenAI and Gemini, at `cache_control` breakpoints for Anthropic, above
+the model's minimum); output is the reply's text, tool names and arguments, plus thinking, which
+is also reported as reasoning tokens.
 """
 
 from __future__ import annotations
@@ -41,6 +40,7 @@ from harness.emulator._cache import PromptCache
 from harness.emulator._errors import WireError
 from harness.emulator._ids import CallIds, Ledger
 from harness.emulator._models import cache_minimum
+from harness.emulator._refusals import REFUSALS
 from harness.errors import ProviderError
 from harness.messages import Model, Reply, Usage, argument_text
 from harness.tokens import CACHE_MINIMUM, CACHE_STEP, compact_json, count_tokens, output_tokens
@@ -48,10 +48,8 @@ from harness.tokens import CACHE_MINIMUM, CACHE_STEP, compact_json, count_tokens
 __all__ = ["DEFAULT_RETRY_AFTER", "OFFLINE_KEY", "Emulator", "Exchange", "WireError", "anthropic",
            "gemini", "openai_chat", "openai_responses", "serve"]
 
-OFFLINE_KEY = "emulator-needs-no-key"
-"""The key the kit sends offline (recording, lessons); every emulator accepts it."""
-DEFAULT_RETRY_AFTER = 20.0
-"""Seconds a rate-limited answer asks the client to wait when the script does not say."""
+OFFLINE_KEY = "emulator-needs-no-key"  # the key the kit sends offline; always accepted
+DEFAULT_RETRY_AFTER = 20.0  # the wait a scripted 429 asks for when the script gives none
 
 ROUTES: dict[str, ModuleType] = {"/v1/chat/completions": openai_chat,
                                  "/v1/responses": openai_responses,
@@ -126,13 +124,13 @@ class Emulator(httpx.BaseTransport):
         """The key, then the model: what the real APIs check before reading the request."""
         if path not in ROUTES and path_model is None:
             return  # an unknown path gets its own 404 below
-        key = api.api_key(headers, query)
+        refusals, body = REFUSALS[api.FAMILY], _json_or_none(content)
+        key = refusals.api_key(headers, query)
         if self.api_key is not None and key not in (self.api_key, OFFLINE_KEY):
-            raise _Refused(api.authentication_error(key), _json_or_none(content))
-        model = path_model if path_model is not None else _json_or_none(content)
-        model = model.get("model") if isinstance(model, dict) else model
+            raise _Refused(refusals.authentication_error(key), body)
+        model = body.get("model") if path_model is None and isinstance(body, dict) else path_model
         if isinstance(model, str) and cache_minimum(api.FAMILY, model) is None:
-            raise _Refused(api.model_not_found_error(model), _json_or_none(content))
+            raise _Refused(refusals.model_not_found_error(model), body)
 
     def _answer(self, api: ModuleType, path_model: str | None, method: str, path: str,
                 content: bytes, ids: CallIds) -> tuple[int, dict[str, Any], Any]:
@@ -157,7 +155,7 @@ class Emulator(httpx.BaseTransport):
             reply = self.model.complete(messages, tools=tools, tool_choice=tool_choice)
         except ProviderError as error:
             if error.status == 429:  # the provider's own rate-limit answer, headers included
-                raise _Refused(api.rate_limit_error(
+                raise _Refused(REFUSALS[api.FAMILY].rate_limit_error(
                     model, retry_after=error.retry_after or DEFAULT_RETRY_AFTER,
                     requested=count_tokens(compact_json(body))), body) from None
             return _failure(WireError(error.status, api.error_body(
@@ -189,8 +187,7 @@ class _Refused(Exception):
     """An answer that ends the request early: a key, model or rate-limit error."""
 
     def __init__(self, error: WireError, request: Any):
-        self.error = error
-        self.request = request
+        self.error, self.request = error, request
 
 
 def _json_or_none(content: bytes) -> Any:

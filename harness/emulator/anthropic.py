@@ -13,7 +13,6 @@ describes; `input_tokens` is what was neither read nor written.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from harness.emulator._errors import WireError
@@ -35,7 +34,7 @@ from harness.tokens import compact_json
 
 INDENT = None
 """Anthropic sends compact JSON."""
-PROVIDER = "anthropic"
+PROVIDER = FAMILY = "anthropic"  # FAMILY: see `_models`, `_refusals`
 
 STOP = {StopReason.END_TURN: "end_turn", StopReason.TOOL_USE: "tool_use",
         StopReason.MAX_TOKENS: "max_tokens", StopReason.REFUSAL: "refusal",
@@ -78,42 +77,6 @@ def invalid_json_error(error: ValueError) -> WireError:
 def not_found_error(method: str, path: str) -> WireError:
     # Real body for an unknown path: ppipada/flexigpt-vscode-extension#8.
     return _reject("Not Found", status=404)
-
-
-FAMILY = PROVIDER
-INPUT_TOKENS_PER_MINUTE = 30_000  # the emulated organisation's limit, quoted in the 429 text
-ORGANIZATION = "00000000-0000-4000-8000-000000000000"
-
-
-def api_key(headers: dict[str, str], query: dict[str, str]) -> str | None:
-    """`x-api-key`, or `Authorization: Bearer <key>`, which anthropic 2.14.0 sends instead."""
-    scheme, _, bearer = headers.get("authorization", "").partition(" ")
-    return headers.get("x-api-key") or (bearer.strip() if scheme == "Bearer" else "") or None
-
-
-def authentication_error(key: str | None) -> WireError:
-    # Real texts, status 401 for both (authentication_error).
-    return _reject("invalid x-api-key" if key else "x-api-key header is required", status=401)
-
-
-def model_not_found_error(model: str) -> WireError:
-    return _reject(f"model: {model}", status=404)  # real text (not_found_error)
-
-
-def rate_limit_error(model: str, *, retry_after: float, requested: int) -> WireError:
-    """The 429 for an input-tokens-per-minute limit, with `retry-after` and the
-    anthropic-ratelimit-* headers the real API sends."""
-    body = error_body(429, "rate_limit_error", (
-        f"This request would exceed the rate limit for your organization ({ORGANIZATION}) of "
-        f"{INPUT_TOKENS_PER_MINUTE:,} input tokens per minute. For details, refer to: "
-        "https://docs.claude.com/en/api/rate-limits. You can see the response headers for "
-        "current usage. Please reduce the prompt length or the maximum tokens requested, or try "
-        "again later. You may also contact sales at https://www.anthropic.com/contact-sales to "
-        "discuss your options for a rate limit increase."))
-    return WireError(429, body, headers={
-        "retry-after": f"{math.ceil(retry_after)}",
-        "anthropic-ratelimit-input-tokens-limit": str(INPUT_TOKENS_PER_MINUTE),
-        "anthropic-ratelimit-input-tokens-remaining": "0"})
 
 
 def _cache_parts(body: dict[str, Any]) -> list[dict[str, Any]]:

@@ -36,7 +36,7 @@ from harness.messages import (
 from harness.tokens import compact_json
 
 INDENT = 2
-PROVIDER = "gemini"
+PROVIDER = FAMILY = "gemini"  # FAMILY: see `_models`, `_refusals`
 
 FINISH = {StopReason.END_TURN: "STOP", StopReason.TOOL_USE: "STOP",
           StopReason.MAX_TOKENS: "MAX_TOKENS", StopReason.REFUSAL: "SAFETY",
@@ -92,70 +92,18 @@ def invalid_json_error(error: ValueError) -> WireError:
 
 
 def not_found_error(method: str, path: str) -> WireError:
-    match = re.fullmatch(r"/(v\w+)/models/([^/:]+):(\w+)", path)
-    if match:
-        version, model, method_name = match.groups()
-        # Real text for a model or method the version does not serve (the v1 path trap of
-        # google-genai 3.6.1, docs/providers.md section 7).
-        return _model_not_found(model, version, method_name)
+    match = re.fullmatch(r"/(?P<version>v\w+)/models/(?P<model>[^/:]+):(?P<method>\w+)", path)
+    if match:  # a model or method this version does not serve (google-genai 3.6.1's v1 trap)
+        return model_not_found_error(match["model"], match["version"], match["method"])
     return _reject("Method not found.", status=404)
 
 
-def _model_not_found(model: str, version: str, method: str) -> WireError:
+def model_not_found_error(model: str, version: str = "v1beta",
+                          method: str = "generateContent") -> WireError:
     # Real text since 2026 (it said "Call ListModels" before).
     return _reject(f"models/{model} is not found for API version {version}, or is not "
                    f"supported for {method}. Call ModelService.ListModels to see the list of "
                    "available models and their supported methods.", status=404)
-
-
-FAMILY = PROVIDER
-REQUESTS_PER_DAY = 20  # the emulated free-tier quota, quoted in the 429 text
-
-
-def api_key(headers: dict[str, str], query: dict[str, str]) -> str | None:
-    """The key a client sent: the `x-goog-api-key` header or the `key` query parameter."""
-    return headers.get("x-goog-api-key") or query.get("key") or None
-
-
-def authentication_error(key: str | None) -> WireError:
-    if not key:  # real: 403 PERMISSION_DENIED, Google's text for a call without identity
-        return _reject("Method doesn't allow unregistered callers (callers without established "
-                       "identity). Please use API Key or other form of API consumer identity to "
-                       "call this API.", status=403)
-    # Real: a wrong key is a 400 INVALID_ARGUMENT here, not a 401, with an ErrorInfo detail.
-    text = "API key not valid. Please pass a valid API key."
-    return WireError(400, error_body(400, "INVALID_ARGUMENT", text, details=[
-        {"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": "API_KEY_INVALID",
-         "domain": "googleapis.com",
-         "metadata": {"service": "generativelanguage.googleapis.com"}},
-        {"@type": "type.googleapis.com/google.rpc.LocalizedMessage", "locale": "en-US",
-         "message": text}]))
-
-
-def model_not_found_error(model: str) -> WireError:
-    return _model_not_found(model, "v1beta", "generateContent")
-
-
-def rate_limit_error(model: str, *, retry_after: float, requested: int) -> WireError:
-    """The 429 of a spent quota. Google sends no retry-after header: the wait is in the text and
-    in a `google.rpc.RetryInfo` detail."""
-    metric = "generativelanguage.googleapis.com/generate_content_free_tier_requests"
-    body = error_body(429, "RESOURCE_EXHAUSTED", (
-        "You exceeded your current quota, please check your plan and billing details. For more "
-        "information on this error, head to: https://ai.google.dev/gemini-api/docs/rate-limits. "
-        "To monitor your current usage, head to: https://ai.dev/rate-limit. \n* Quota exceeded "
-        f"for metric: {metric}, limit: {REQUESTS_PER_DAY}, model: {model}\nPlease retry in "
-        f"{retry_after:g}s."), details=[
-        {"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": [
-            {"quotaMetric": metric, "quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier",
-             "quotaDimensions": {"location": "global", "model": model},
-             "quotaValue": str(REQUESTS_PER_DAY)}]},
-        {"@type": "type.googleapis.com/google.rpc.Help", "links": [
-            {"description": "Learn more about Gemini API quotas",
-             "url": "https://ai.google.dev/gemini-api/docs/rate-limits"}]},
-        {"@type": "type.googleapis.com/google.rpc.RetryInfo",
-         "retryDelay": f"{int(retry_after)}s"}])
-    return WireError(429, body)
 
 
 def cache_blocks(body: dict[str, Any]) -> list[str]:

@@ -65,46 +65,6 @@ def not_found_error(method: str, path: str) -> WireError:
 
 FAMILY = "openai"
 """The provider whose models, keys and rate limits this API shares (see `_models`)."""
-TOKENS_PER_MINUTE = 30_000  # the emulated account's rate limit, quoted in the 429 text
-
-
-def api_key(headers: dict[str, str], query: dict[str, str]) -> str | None:
-    """The key a client sent: `Authorization: Bearer <key>`."""
-    scheme, _, key = headers.get("authorization", "").partition(" ")
-    return key.strip() or None if scheme == "Bearer" else None
-
-
-def authentication_error(key: str | None) -> WireError:
-    if not key:  # real text: OpenAI's 401 without an Authorization header
-        return _reject("You didn't provide an API key. You need to provide your API key in an "
-                       "Authorization header using Bearer auth (i.e. Authorization: Bearer "
-                       "YOUR_KEY), or as the password field (with blank username) if you're "
-                       "accessing the API from your browser and are prompted for a username and "
-                       "password. You can obtain an API key from "
-                       "https://platform.openai.com/account/api-keys.", status=401)
-    # Real text; the key is shown masked, short keys in full.
-    shown = key if len(key) <= 8 else key[:3] + "*" * (len(key) - 7) + key[-4:]
-    return _reject(f"Incorrect API key provided: {shown}. You can find your API key at "
-                   "https://platform.openai.com/account/api-keys.", code="invalid_api_key",
-                   status=401)
-
-
-def model_not_found_error(model: str) -> WireError:
-    return _reject(f"The model `{model}` does not exist or you do not have access to it.",
-                   code="model_not_found", status=404)
-
-
-def rate_limit_error(model: str, *, retry_after: float, requested: int) -> WireError:
-    """The 429 for a tokens-per-minute limit, with OpenAI's x-ratelimit-* headers."""
-    wait = f"{retry_after:g}s"
-    body = error_body(429, "tokens", f"Rate limit reached for {model} in organization "
-                      f"org-emulator on tokens per min (TPM): Limit {TOKENS_PER_MINUTE}, Used "
-                      f"{TOKENS_PER_MINUTE}, Requested {requested}. Please try again in {wait}. "
-                      "Visit https://platform.openai.com/account/rate-limits to learn more.",
-                      code="rate_limit_exceeded")
-    return WireError(429, body, headers={
-        "retry-after": f"{retry_after:g}", "x-ratelimit-limit-tokens": str(TOKENS_PER_MINUTE),
-        "x-ratelimit-remaining-tokens": "0", "x-ratelimit-reset-tokens": wait})
 
 
 def cache_blocks(body: dict[str, Any]) -> list[str]:

@@ -50,10 +50,6 @@ FAMILY = openai_chat.FAMILY
 error_body = openai_chat.error_body
 invalid_json_error = openai_chat.invalid_json_error
 not_found_error = openai_chat.not_found_error
-api_key = openai_chat.api_key
-authentication_error = openai_chat.authentication_error
-model_not_found_error = openai_chat.model_not_found_error
-rate_limit_error = openai_chat.rate_limit_error
 
 
 def cache_blocks(body: dict[str, Any]) -> list[str]:

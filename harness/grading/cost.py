@@ -16,6 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from harness.cost import PRICES
 from harness.grading import hints, reference, variants
 from harness.grading.ownwork import Watch, refuse_calls, refuse_reference
 from harness.grading.report import (
@@ -116,55 +117,36 @@ def first_turn_over_budget_is_strict(first_turn_over_budget: Callable[..., Any],
                 show(want), seen.describe(), hint))
 
 
-def _usage(input_tokens: int, output_tokens: int, cached: int, written: int = 0
-           ) -> dict[str, int]:
-    return {"input_tokens": input_tokens, "output_tokens": output_tokens,
+def _usage(input_tokens: int, output: int, cached: int, written: int = 0) -> dict[str, int]:
+    return {"input_tokens": input_tokens, "output_tokens": output,
             "cached_input_tokens": cached, "cache_write_tokens": written}
 
 
 _ROUND = {"input": 2.0, "cached_input": 0.5, "cache_write": 2.5, "output": 8.0}
-_SONNET = {"input": 3.0, "cached_input": 0.3, "cache_write": 3.75, "output": 15.0}
-_GPT5 = {"input": 1.25, "cached_input": 0.125, "cache_write": 1.25, "output": 10.0}
+_SONNET, _GPT5 = PRICES["claude-sonnet-4-6"].as_dict(), PRICES["gpt-5"].as_dict()
 
-CACHED_CASES = [
-    ([_usage(1_000_000, 0, 500_000)], _ROUND),
-    ([_usage(24_310, 412, 22_528)], _SONNET),
-    ([_usage(18_944, 731, 17_792)], _GPT5),
-]
+CACHED_CASES = [([_usage(1_000_000, 0, 500_000)], _ROUND), ([_usage(24_310, 412, 22_528)], _SONNET),
+                ([_usage(18_944, 731, 17_792)], _GPT5)]
 # No reads here, as no writes in CACHED_CASES: each cell is about one price.
-WRITE_CASES = [
-    ([_usage(1_000_000, 0, 0, 400_000)], _ROUND),
-    ([_usage(3_612, 388, 0, 3_581)], _SONNET),  # the first cached turn writes its whole prompt
-    ([_usage(2_900, 120, 0, 2_871)], _SONNET),
-]
-SUM_CASES = [
-    ([_usage(3_000, 120, 0), _usage(4_500, 95, 0), _usage(6_000, 210, 0)], _SONNET),
-    ([_usage(3_000, 120, 0), _usage(4_500, 95, 0), _usage(6_000, 210, 0),
-      _usage(7_500, 330, 0)], _GPT5),
-    ([], _GPT5),
-]
+WRITE_CASES = [([_usage(1_000_000, 0, 0, 400_000)], _ROUND),  # Sonnet: first cached turns
+               ([_usage(2_900, 120, 0, 2_871)], _SONNET), ([_usage(3_612, 388, 0, 3_581)], _SONNET)]
+_RUN = [_usage(3_000, 120, 0), _usage(4_500, 95, 0), _usage(6_000, 210, 0)]
+SUM_CASES = [(_RUN, _SONNET), ([*_RUN, _usage(7_500, 330, 0)], _GPT5), ([], _GPT5)]
 
 
 def _alternatives(usages: list[dict[str, int]], prices: dict[str, float]) -> dict[str, float]:
     """Costs the usual mistakes give, each with the hint that names it."""
-    def total(rule: Callable[[dict[str, int]], float]) -> float:
-        return sum(rule(u) for u in usages) / 1_000_000
+    def plus(key: str, rate: float) -> float:  # the right cost, with `key` tokens at `rate` more
+        return reference.run_cost(usages, prices) + sum(u[key] for u in usages) * rate / 1e6
 
-    def right(u: dict[str, int]) -> float:
-        return reference.run_cost([u], prices) * 1_000_000
-
-    return {
-        hints.COST_CACHED_FULL: total(lambda u: right(u) + u["cached_input_tokens"]
-                                      * (prices["input"] - prices["cached_input"])),
-        hints.COST_CACHED_TWICE: total(lambda u: right(u) + u["cached_input_tokens"]
-                                       * prices["input"]),
-        hints.COST_WRITES_FULL: total(lambda u: right(u) + u["cache_write_tokens"]
-                                      * (prices["input"] - prices["cache_write"])),
-        hints.COST_WRITES_TWICE: total(lambda u: right(u) + u["cache_write_tokens"]
-                                       * prices["input"]),
-        hints.COST_MILLION: 1_000_000 * reference.run_cost(usages, prices),
-        hints.COST_SUM: reference.run_cost(usages[-1:], prices),
-    }
+    return {hints.COST_CACHED_FULL: plus("cached_input_tokens",
+                                         prices["input"] - prices["cached_input"]),
+            hints.COST_CACHED_TWICE: plus("cached_input_tokens", prices["input"]),
+            hints.COST_WRITES_FULL: plus("cache_write_tokens",
+                                         prices["input"] - prices["cache_write"]),
+            hints.COST_WRITES_TWICE: plus("cache_write_tokens", prices["input"]),
+            hints.COST_MILLION: 1_000_000 * reference.run_cost(usages, prices),
+            hints.COST_SUM: reference.run_cost(usages[-1:], prices)}
 
 
 def _close(got: Any, want: float, *, relative: float = 1e-9) -> bool:
@@ -179,9 +161,9 @@ def _check_costs(run_cost: Callable[..., Any], items: Sequence[tuple[list[Any], 
         want = reference.run_cost(usages, prices)
         where = f"run_cost({show(usages, width=400)}, {show(prices)})"
         if (sent_usages, sent_prices) != (usages, prices):
-            fail("run_cost", Divergence(where, "the arguments left as they were",
-                                        f"changed to {show(sent_usages, width=400)}, "
-                                        f"{show(sent_prices)}", hints.COST_UNCHANGED))
+            changed = f"changed to {show(sent_usages, width=400)}, {show(sent_prices)}"
+            fail("run_cost", Divergence(where, "the arguments as given", changed,
+                                        hints.COST_UNCHANGED))
         if seen.error is None and _close(seen.value, want):
             continue
         hint = next((h for h, value in _alternatives(usages, prices).items()
@@ -282,8 +264,7 @@ def _check_usage(provider: str, given: Any, student_id: str) -> None:
 
 @checked
 def usage_anthropic_adds_cache_reads(answers: Any, *, student_id: str) -> None:
-    """The Anthropic reply in the neutral form (cache reads and writes added to input, the
-    writes reported apart) and its cost, writes at their premium."""
+    """The Anthropic reply in neutral form (reads and writes in the input) and its cost."""
     _check_usage("anthropic", answers, student_id)
 
 
