@@ -1,21 +1,12 @@
 """Bug: Anthropic's cache writes are added to the input but not reported as cache writes."""
 
+from harness.grading import variants
+
 EXERCISE = "04_cost"
 FAILS = {"usage_anthropic_adds_cache_reads"}
 EXPECT = "cache_creation_input_tokens are cache writes"
 
 
 def fill_answers(answers, mine):
-    a, o = mine.anthropic["usage"], mine.openai["usage"]
-    answers["anthropic_usage"] = {
-        "input_tokens": a["input_tokens"] + a["cache_read_input_tokens"]
-        + a["cache_creation_input_tokens"],
-        "output_tokens": a["output_tokens"], "cached_input_tokens": a["cache_read_input_tokens"],
-        "cache_write_tokens": 0}
-    answers["openai_usage"] = {"input_tokens": o["prompt_tokens"],
-                               "output_tokens": o["completion_tokens"],
-                               "cached_input_tokens": o["prompt_tokens_details"]["cached_tokens"],
-                               "cache_write_tokens": 0}
-    answers["anthropic_cost"] = run_cost([answers["anthropic_usage"]],  # noqa: F821
-                                         mine.anthropic_prices)
-    answers["openai_cost"] = run_cost([answers["openai_usage"]], mine.openai_prices)  # noqa: F821
+    answers.update(variants.answers(mine))  # stands for the right numbers, worked out by hand
+    answers["anthropic_usage"]["cache_write_tokens"] = 0
