@@ -1,10 +1,11 @@
 """The cassette files: where they live, how they are written, scrubbed, read and matched.
 
 A cassette is plain vcrpy YAML, one per provider and scenario, with JSON bodies indented and every
-header but `content-type` (and `anthropic-version`) removed. Requests are matched on their JSON
-meaning: key order, whitespace, camelCase or snake_case keys and re-encoded signatures do not
-matter, and `first_difference` says in plain words where two bodies part. Replaying is in
-`harness.replay`, recording in `harness.record`; neither this module nor they know a wire format.
+header removed but `content-type`, `anthropic-version` and a rate limit's wait and counters.
+Requests are matched on their JSON meaning: key order, whitespace, camelCase or snake_case keys
+and re-encoded signatures do not matter, and `first_difference` says in plain words where two
+bodies part. Replaying is in `harness.replay`, recording in `harness.record`; neither this module
+nor they know a wire format.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ API_VERSIONS = {"openai_chat": "v1", "openai_responses": "v1",
 # Only these headers are kept: nothing else is needed to replay, and everything else may identify
 # an account (authorization, x-api-key, x-goog-api-key, cookies, organisation and project ids).
 KEPT_REQUEST_HEADERS = {"content-type", "anthropic-version"}
-KEPT_RESPONSE_HEADERS = {"content-type"}
+KEPT_RESPONSE_HEADERS = {"content-type", "retry-after", "retry-after-ms"}
+# A rate-limited answer says how long to wait and how much is left: kept, they identify nobody.
+KEPT_RESPONSE_PREFIXES = ("x-ratelimit-", "anthropic-ratelimit-")
 SIGNATURE_FIELDS = {"signature", "thoughtSignature", "thought_signature", "encrypted_content"}
 
 
@@ -166,7 +169,8 @@ def _scrub_request(request: Any) -> Any:
 
 def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
     response["headers"] = {k: v for k, v in response["headers"].items()
-                           if k.lower() in KEPT_RESPONSE_HEADERS}
+                           if k.lower() in KEPT_RESPONSE_HEADERS
+                           or k.lower().startswith(KEPT_RESPONSE_PREFIXES)}
     response["body"]["string"] = _pretty(response["body"]["string"])
     return response
 

@@ -2,8 +2,13 @@
 
 Every turn resends the whole transcript, so the input of a run grows quadratically with its
 length: `cumulative_input` is N x prefix + per_turn x N(N-1)/2. This module holds that formula,
-the turn where a budget fires, the overrun ratio, a dated price table and the cost of a run from
-its usage records. It does not count tokens in text (see `harness.tokens`).
+the turn where an input budget fires, the overrun ratio, a dated price table and the cost of a
+run from its usage records, cache reads and cache writes priced apart. It does not count tokens
+in text (see `harness.tokens`).
+
+Budgets: the loop's `token_budget` counts input plus output (`Usage.total_tokens`), summed over
+the run. The arithmetic here counts input only, which is most of it; the loop's budget therefore
+fires on the turn `first_turn_over_budget` names or earlier, never later.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ def cumulative_input(prefix: int, per_turn: int, turns: int) -> int:
 
 
 def first_turn_over_budget(prefix: int, per_turn: int, budget: int) -> int:
-    """The first turn whose cumulative input exceeds `budget` (strictly greater).
+    """The first turn whose cumulative input exceeds `budget` (strictly greater). With the
+    output counted too, as the loop's `token_budget` does, the budget fires on this turn or before.
 
     Example:
         >>> first_turn_over_budget(5_000, 2_500, 400_000)
@@ -52,15 +58,24 @@ def overrun_ratio(prefix: int, per_turn: int, turns: int, *, factor: int = 4) ->
 
 @dataclass(frozen=True)
 class Price:
-    """Dollars per million tokens, as published on `as_of`."""
+    """Dollars per million tokens, as published on `as_of`.
+
+    `cache_write` is the price of a token written to the prompt cache. Anthropic charges a
+    premium: 1.25x the input price for the 5-minute cache the kit's adapter asks for (2x for
+    the 1-hour cache, which it does not). OpenAI and Gemini's implicit cache charge none: None
+    means a written token costs the input price.
+    """
 
     input: float
     cached_input: float
     output: float
     as_of: str
+    cache_write: float | None = None
 
     def as_dict(self) -> dict[str, float]:
-        return {"input": self.input, "cached_input": self.cached_input, "output": self.output}
+        return {"input": self.input, "cached_input": self.cached_input,
+                "cache_write": self.input if self.cache_write is None else self.cache_write,
+                "output": self.output}
 
 
 # List prices for standard (not batch) requests, from each provider's pricing page on `as_of`.
@@ -68,8 +83,8 @@ class Price:
 PRICES: dict[str, Price] = {
     "gpt-5": Price(1.25, 0.125, 10.00, "2025-10-01"),
     "gpt-5-mini": Price(0.25, 0.025, 2.00, "2025-10-01"),
-    "claude-sonnet-4-6": Price(3.00, 0.30, 15.00, "2026-02-17"),
-    "claude-haiku-4-5": Price(1.00, 0.10, 5.00, "2025-10-15"),
+    "claude-sonnet-4-6": Price(3.00, 0.30, 15.00, "2026-02-17", cache_write=3.75),
+    "claude-haiku-4-5": Price(1.00, 0.10, 5.00, "2025-10-15", cache_write=1.25),
     "gemini-2.5-flash": Price(0.30, 0.03, 2.50, "2025-10-01"),
     "gemini-2.5-pro": Price(1.25, 0.125, 10.00, "2025-10-01"),
 }
@@ -77,18 +92,25 @@ PRICES: dict[str, Price] = {
 
 def run_cost(usages: Iterable[Usage | Mapping[str, int]],
              prices: Price | Mapping[str, float]) -> float:
-    """Dollars spent by a run, from each call's usage. Cached input is part of input_tokens.
+    """Dollars spent by a run, from each call's usage.
+
+    Cache reads and writes are both part of `input_tokens`: the reads cost `cached_input`, the
+    writes `cache_write` (the input price when `prices` has none), the rest the input price.
 
     Example:
-        >>> usage = {"input_tokens": 1_000_000, "output_tokens": 0, "cached_input_tokens": 500_000}
-        >>> run_cost([usage], {"input": 2.0, "cached_input": 0.5, "output": 8.0})
-        1.25
+        >>> usage = {"input_tokens": 1_000_000, "output_tokens": 0, "cached_input_tokens": 500_000,
+        ...          "cache_write_tokens": 100_000}
+        >>> run_cost([usage], {"input": 2.0, "cached_input": 0.5, "cache_write": 2.5,
+        ...                    "output": 8.0})
+        1.3
     """
     rates = prices.as_dict() if isinstance(prices, Price) else prices
+    write_rate = rates.get("cache_write", rates["input"])
     total = 0.0
     for usage in usages:
         counts = usage.model_dump() if isinstance(usage, Usage) else usage
-        cached = counts.get("cached_input_tokens", 0)
-        total += ((counts["input_tokens"] - cached) * rates["input"]
-                  + cached * rates["cached_input"] + counts["output_tokens"] * rates["output"])
+        read, written = counts.get("cached_input_tokens", 0), counts.get("cache_write_tokens", 0)
+        total += ((counts["input_tokens"] - read - written) * rates["input"]
+                  + read * rates["cached_input"] + written * write_rate
+                  + counts["output_tokens"] * rates["output"])
     return total / 1_000_000

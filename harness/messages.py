@@ -92,12 +92,15 @@ class Usage(_Model):
     """Token counts for one call (or a sum of calls).
 
     `input_tokens` counts every input token, cached ones included; `cached_input_tokens` is the
-    part of it served from the provider's prompt cache.
+    part of it read from the provider's prompt cache, and `cache_write_tokens` the part written
+    to it (Anthropic charges a premium for writes; OpenAI and Gemini report none). The rest is
+    ordinary input. `output_tokens` includes `reasoning_tokens`.
     """
 
     input_tokens: int = 0
     output_tokens: int = 0
     cached_input_tokens: int = 0
+    cache_write_tokens: int = 0
     reasoning_tokens: int = 0
 
     @property

@@ -34,7 +34,7 @@ KEY_VARIABLES = {name: cls.key_variables for name, cls in providers.PROVIDERS.it
 def record(provider: str, scenario: str, *, live: bool = False, force: bool = False,
            directory: Path = CASSETTES) -> Path:
     """Record a scenario into a cassette: against the emulator, or the live API with a key."""
-    from harness.emulator import Emulator  # only recording needs the emulator
+    from harness.emulator import OFFLINE_KEY, Emulator  # only recording needs the emulator
 
     if provider not in PROVIDERS:
         raise CassetteError(f"unknown provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
@@ -54,7 +54,7 @@ def record(provider: str, scenario: str, *, live: bool = False, force: bool = Fa
         # vcrpy records what passes through httpx's own transports: wrap the emulator in one.
         # A placeholder key, so the adapter never picks up a real one from the environment.
         transport = httpx.MockTransport(emulator.handle_request)
-        options = {"api_key": "emulator-needs-no-key"}
+        options = {"api_key": OFFLINE_KEY}
     scratch = path.with_suffix(".recording.yaml")
     scratch.parent.mkdir(parents=True, exist_ok=True)
     scratch.unlink(missing_ok=True)

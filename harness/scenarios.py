@@ -1,4 +1,4 @@
-"""The scenario library: twelve small agent runs, each defined once and used everywhere.
+"""The scenario library: thirteen small agent runs, each defined once and used everywhere.
 
 A `Scenario` is a prompt, a toolbox of deterministic Python tools, a script for the ScriptedModel,
 the loop settings, and the exit the reference loop is meant to reach. The emulator puts the same
@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from harness.errors import ProviderError
 from harness.messages import Message, SystemMessage, ToolCall, UserMessage
 from harness.scripted import ScriptedModel, Step
 from harness.tools import Tool, Toolbox
@@ -88,6 +89,11 @@ def _flaky_search_flights() -> Callable[..., str]:
         return f"{origin} -> {destination}: TP1947 07:05, TP1951 12:40, TP1957 19:15"
 
     return search_flights
+
+
+# What a script says to be rate limited: the emulator answers it with the provider's own 429
+# (status, envelope, text and headers), so the recordings hold the real shapes.
+RATE_LIMITED = ProviderError(429, "rate_limit_error", "Rate limit reached.", retry_after=20.0)
 
 
 def _call(name: str, **arguments: Any) -> ToolCall:
@@ -257,6 +263,11 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
               text="Lisbon: 14 to 18 C against Porto's 11 to 15 C, so Lisbon is warmer by "
                    "about 3 degrees.")),
         Exit.DONE, thinking=True),
+    Scenario(
+        "rate_limited", "the provider answers 429 on the second call: the run ends with error",
+        TRAVEL, "Should I pack an umbrella for Lisbon tomorrow?", _weather_tools,
+        (Step.call("get_forecast", city="Lisbon", day="tomorrow"), Step(error=RATE_LIMITED)),
+        Exit.ERROR),
 ]}
 
 

@@ -2,9 +2,10 @@
 
 One token is four characters of compact JSON (rounded up), which is close to what real
 tokenizers give for English and JSON. Input counts the whole request, so it grows with the
-transcript exactly as a real API's does. Cached input follows OpenAI's published rule: the part
-of a request identical to the start of the previous one, counted once it reaches 1,024 tokens
-and in steps of 128. Pure: no I/O.
+transcript exactly as a real API's does. `cached_tokens` follows OpenAI's published rule for the
+ScriptedModel: the part of a request identical to the start of the previous one, counted once it
+reaches 1,024 tokens and in steps of 128 (the emulator applies each provider's own caching rule,
+see `harness.emulator._cache`). Pure: no I/O.
 """
 
 from __future__ import annotations

@@ -40,3 +40,20 @@ def test_price_table_is_dated_and_usable():
     price = PRICES["gpt-5-mini"]
     assert price.as_of and price.cached_input < price.input < price.output
     assert run_cost([Usage(input_tokens=1_000_000)], price) == price.input
+
+
+def test_run_cost_prices_cache_writes_at_their_premium():
+    usage = Usage(input_tokens=10_000, output_tokens=100, cached_input_tokens=6_000,
+                  cache_write_tokens=3_000)
+    sonnet = PRICES["claude-sonnet-4-6"]
+    assert sonnet.as_dict()["cache_write"] == 1.25 * sonnet.input  # the 5-minute premium
+    assert run_cost([usage], sonnet) == pytest.approx(
+        (1_000 * 3.00 + 6_000 * 0.30 + 3_000 * 3.75 + 100 * 15.00) / 1e6)
+
+
+def test_without_a_premium_a_written_token_costs_the_input_price():
+    gpt = PRICES["gpt-5"]
+    assert gpt.as_dict()["cache_write"] == gpt.input
+    usage = {"input_tokens": 4_000, "output_tokens": 0, "cached_input_tokens": 0,
+             "cache_write_tokens": 4_000}
+    assert run_cost([usage], {"input": 1.0, "cached_input": 0.1, "output": 4.0}) == 4_000 / 1e6

@@ -1,19 +1,27 @@
-"""The emulator: four real wire formats served from a scripted model, with no key and no network.
+"""The emulator: four real wire formats served from a scripted model, with no network.
 
 `Emulator(model)` is an httpx transport: POST /v1/chat/completions, /v1/responses, /v1/messages
-and /v1beta/models/{model}:generateContent are validated like the real APIs (same status, error
+and /v1beta/models/{model}:generateContent are checked like the real APIs (same status, error
 envelope and text), turned into neutral messages for `model.complete`, and the neutral reply is
 rendered as the real JSON. `serve(emulator)` puts it on a loopback port for any client, the
-official SDKs included. It does not stream, store responses, check keys or emulate rate limits.
+official SDKs included. It does not stream or store responses.
 
 What a request means follows the real API too (merged Anthropic turns, Responses items sent back
 with their ids, Gemini responses split over contents: see each module). One thing it cannot do
 offline is verify a real Anthropic thinking signature: those pass on their format alone.
 
-Usage follows `harness.tokens`, computed from the wire body, and this rule wins over any usage
-the model reports: input is the request's tokens, cached input is the prefix shared with this
-emulator's previous request to the same API (from 1,024 tokens on), output is the reply's text,
-tool names and arguments, plus thinking, which is also reported as reasoning tokens.
+What a first live run meets is answered as for real, in this order: a missing or wrong key, a
+model the provider does not serve (the one list is `_models.MODELS`), a request the API rejects,
+and a rate limit. `Emulator(model, api_key="sk-...")` accepts that key and `OFFLINE_KEY` and
+refuses any other, or none; without `api_key` it checks no key, as a test double should. A
+`ProviderError` with status 429 in the script becomes the provider's own 429, with its headers
+and wait (`retry_after`, `DEFAULT_RETRY_AFTER` seconds when the script gives none).
+
+Usage follows `harness.tokens`, computed from the wire body, and wins over any usage the model
+reports: input is the request's tokens; cache reads and writes follow each provider's rule
+(`_cache`: automatic for OpenAI and Gemini, at `cache_control` breakpoints for Anthropic, above
+the model's minimum); output is the reply's text, tool names and arguments, plus thinking, which
+is also reported as reasoning tokens.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import contextlib
 import json
 import re
 import threading
+import urllib.parse
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -31,14 +40,20 @@ from typing import Any
 import httpx
 
 from harness.emulator import anthropic, gemini, openai_chat, openai_responses
+from harness.emulator._cache import PromptCache
 from harness.emulator._errors import WireError
 from harness.emulator._ids import CallIds, Ledger
+from harness.emulator._models import cache_minimum
+from harness.emulator._refusals import REFUSALS
 from harness.errors import ProviderError
 from harness.messages import Model, Reply, Usage, argument_text
-from harness.tokens import cached_tokens, compact_json, count_tokens, output_tokens
+from harness.tokens import CACHE_MINIMUM, CACHE_STEP, compact_json, count_tokens, output_tokens
 
-__all__ = ["Emulator", "Exchange", "WireError", "anthropic", "gemini", "openai_chat",
-           "openai_responses", "serve"]
+__all__ = ["DEFAULT_RETRY_AFTER", "OFFLINE_KEY", "Emulator", "Exchange", "WireError", "anthropic",
+           "gemini", "openai_chat", "openai_responses", "serve"]
+
+OFFLINE_KEY = "emulator-needs-no-key"  # the key the kit sends offline; always accepted
+DEFAULT_RETRY_AFTER = 20.0  # the wait a scripted 429 asks for when the script gives none
 
 ROUTES: dict[str, ModuleType] = {"/v1/chat/completions": openai_chat,
                                  "/v1/responses": openai_responses,
@@ -68,33 +83,58 @@ class Emulator(httpx.BaseTransport):
         'Hi'
     """
 
-    def __init__(self, model: Model, *, seed: str = ""):
+    def __init__(self, model: Model, *, seed: str = "", api_key: str | None = None):
         self.model = model
         self.seed = seed
+        self.api_key = api_key
         self.exchanges: list[Exchange] = []
         self._ledger = Ledger(seed)
-        self._previous: dict[str, str] = {}  # the last accepted body text, per API
+        self._caches: dict[str, PromptCache] = {}  # one prompt cache per API
         self._lock = threading.Lock()  # the loopback server answers from several threads
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        status, headers, content = self.respond(request.method, request.url.path,
+        status, headers, content = self.respond(request.method, request.url.raw_path.decode(),
                                                 request.read(), request.headers)
         return httpx.Response(status, headers=headers, content=content)
 
     def respond(self, method: str, path: str, content: bytes,
                 headers: Mapping[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-        """Answer one HTTP request: (status, headers, body bytes). Used by both front ends."""
+        """Answer one HTTP request: (status, headers, body bytes). Used by both front ends.
+        `path` may carry a query string (Gemini accepts its key as `?key=`)."""
+        path, _, query = path.partition("?")
+        sent = {name.lower(): value for name, value in (headers or {}).items()}
         with self._lock:
             ids = self._ledger.call(len(self.exchanges) + 1)
-            api, path_model = _route(path, headers or {})
-            status, body, request = self._answer(api, path_model, method, path, content, ids)
+            api, path_model = _route(path, sent)
+            try:
+                self._check_access(api, path_model, path, content, sent, dict(
+                    urllib.parse.parse_qsl(query)))
+                status, body, request = self._answer(api, path_model, method, path, content,
+                                                     ids)
+                extra: dict[str, str] = {}
+            except _Refused as refused:
+                status, body, request = refused.error.status, refused.error.body, refused.request
+                extra = refused.error.headers
             if body.get("type") == "error" and body.get("request_id") is None:
                 body["request_id"] = ids.request_id()
             self.exchanges.append(Exchange(path, request, status, body))
         # Pretty-printed like OpenAI and Google, or compact like Anthropic.
         separators = (",", ": ") if api.INDENT else (",", ":")
         text = json.dumps(body, indent=api.INDENT, separators=separators, ensure_ascii=False)
-        return status, _headers(api, ids), text.encode()
+        return status, _headers(api, ids) | extra, text.encode()
+
+    def _check_access(self, api: ModuleType, path_model: str | None, path: str, content: bytes,
+                      headers: dict[str, str], query: dict[str, str]) -> None:
+        """The key, then the model: what the real APIs check before reading the request."""
+        if path not in ROUTES and path_model is None:
+            return  # an unknown path gets its own 404 below
+        refusals, body = REFUSALS[api.FAMILY], _json_or_none(content)
+        key = refusals.api_key(headers, query)
+        if self.api_key is not None and key not in (self.api_key, OFFLINE_KEY):
+            raise _Refused(refusals.authentication_error(key), body)
+        model = body.get("model") if path_model is None and isinstance(body, dict) else path_model
+        if isinstance(model, str) and cache_minimum(api.FAMILY, model) is None:
+            raise _Refused(refusals.model_not_found_error(model), body)
 
     def _answer(self, api: ModuleType, path_model: str | None, method: str, path: str,
                 content: bytes, ids: CallIds) -> tuple[int, dict[str, Any], Any]:
@@ -114,25 +154,51 @@ class Emulator(httpx.BaseTransport):
             return _failure(error, body)
         except (AttributeError, KeyError, TypeError, ValueError) as error:
             return _failure(_unreadable(api, error), body)
+        model = path_model or str(body.get("model") or "")
         try:  # errors of the script itself (ScriptError, bugs) propagate to the caller
             reply = self.model.complete(messages, tools=tools, tool_choice=tool_choice)
         except ProviderError as error:
+            if error.status == 429:  # the provider's own rate-limit answer, headers included
+                raise _Refused(REFUSALS[api.FAMILY].rate_limit_error(
+                    model, retry_after=error.retry_after or DEFAULT_RETRY_AFTER,
+                    requested=count_tokens(compact_json(body))), body) from None
             return _failure(WireError(error.status, api.error_body(
                 error.status, error.error_type, error.message)), body)
-        usage = self._usage(api, body, reply)
+        usage = self._usage(api, body, reply, model)
         return 200, api.render(reply, body, ids=ids, usage=usage, model=path_model), body
 
-    def _usage(self, api: ModuleType, body: dict[str, Any], reply: Reply) -> Usage:
-        text = compact_json(body)
-        cached = cached_tokens(self._previous.get(api.__name__), text)
-        self._previous[api.__name__] = text
+    def _usage(self, api: ModuleType, body: dict[str, Any], reply: Reply, model: str) -> Usage:
+        cache = self._caches.setdefault(api.__name__, PromptCache())
+        minimum = cache_minimum(api.FAMILY, model) or CACHE_MINIMUM
+        blocks = api.cache_blocks(body)
+        if api is anthropic:
+            marks, _ = anthropic.breakpoints(body)
+            read, written = cache.at_breakpoints(blocks, marks, minimum=minimum)
+        else:  # OpenAI counts cached tokens in steps of 128; Gemini token by token
+            read = cache.automatic(blocks, minimum=minimum,
+                                   step=1 if api is gemini else CACHE_STEP)
+            written = 0
         message = reply.message
         thinking = "".join(str(r.data.get("thinking", "")) for r in message.reasoning)
         calls = [(call.name, argument_text(call)) for call in message.tool_calls]
-        return Usage(input_tokens=count_tokens(text),
+        return Usage(input_tokens=count_tokens(compact_json(body)),
                      output_tokens=output_tokens(message.content, calls, thinking),
-                     cached_input_tokens=cached,
+                     cached_input_tokens=read, cache_write_tokens=written,
                      reasoning_tokens=output_tokens(None, [], thinking))
+
+
+class _Refused(Exception):
+    """An answer that ends the request early: a key, model or rate-limit error."""
+
+    def __init__(self, error: WireError, request: Any):
+        self.error, self.request = error, request
+
+
+def _json_or_none(content: bytes) -> Any:
+    try:
+        return json.loads(content.decode("utf-8") or "null")
+    except ValueError:
+        return None
 
 
 def _route(path: str, headers: Mapping[str, str]) -> tuple[ModuleType, str | None]:
@@ -188,7 +254,7 @@ class _Handler(BaseHTTPRequestHandler):
         content = self._read_body()
         path = self.path.split("?", 1)[0]
         try:
-            status, headers, body = self.emulator.respond(self.command, path, content,
+            status, headers, body = self.emulator.respond(self.command, self.path, content,
                                                           dict(self.headers))
         except Exception as error:  # a script error: tell the client, and ask it not to retry
             api, _ = _route(path, dict(self.headers))

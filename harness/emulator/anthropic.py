@@ -15,8 +15,10 @@ and rejected otherwise. So an edited real block is accepted here where the real 
 A thinking block (with a signature bound to its text) is rendered whenever the script
 has thinking, even without `thinking` in the request, so the round trip can be practised; the real
 API sends them only with thinking enabled. Tool `input` is an object on this API: a scripted call
-whose raw arguments are not a JSON object is rendered with `input: {}`. Cache writes are not
-emulated (always 0); cache reads follow the kit's token rule, without `cache_control` markers.
+whose raw arguments are not a JSON object is rendered with `input: {}`. Prompt caching happens
+only at `cache_control` breakpoints (on a tool, a system block or a message block, or the
+top-level `cache_control` that marks the last block), as `_cache.PromptCache.at_breakpoints`
+describes; `input_tokens` is what was neither read nor written.
 """
 
 from __future__ import annotations
@@ -39,10 +41,11 @@ from harness.messages import (
     Usage,
     UserMessage,
 )
+from harness.tokens import compact_json
 
 INDENT = None
 """Anthropic sends compact JSON."""
-PROVIDER = "anthropic"
+PROVIDER = FAMILY = "anthropic"  # FAMILY: see `_models`, `_refusals`
 
 STOP = {StopReason.END_TURN: "end_turn", StopReason.TOOL_USE: "tool_use",
         StopReason.MAX_TOKENS: "max_tokens", StopReason.REFUSAL: "refusal",
@@ -85,6 +88,33 @@ def invalid_json_error(error: ValueError) -> WireError:
 def not_found_error(method: str, path: str) -> WireError:
     # Real body for an unknown path: ppipada/flexigpt-vscode-extension#8.
     return _reject("Not Found", status=404)
+
+
+def _cache_parts(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every block of the prompt in cache order: tools, system blocks, message blocks."""
+    system = body.get("system")
+    system_blocks = ([{"type": "text", "text": system}] if isinstance(system, str)
+                     else list(system or []))
+    return [*(body.get("tools") or []), *system_blocks,
+            *({"role": message.get("role"), **block} for message in body.get("messages") or []
+              for block in _blocks(message))]
+
+
+def cache_blocks(body: dict[str, Any]) -> list[str]:
+    """The blocks as cached text; a `cache_control` marker is not part of the cached text."""
+    return [compact_json({k: v for k, v in part.items() if k != "cache_control"})
+            for part in _cache_parts(body)]
+
+
+def breakpoints(body: dict[str, Any]) -> tuple[list[int], str]:
+    """The indices of the blocks that end with a breakpoint, and the TTL of the last one."""
+    parts = _cache_parts(body)
+    marks = [(index, part["cache_control"]) for index, part in enumerate(parts)
+             if isinstance(part.get("cache_control"), dict)]
+    if isinstance(body.get("cache_control"), dict) and parts:  # automatic: the last block
+        marks.append((len(parts) - 1, body["cache_control"]))
+    ttl = marks[-1][1].get("ttl", "5m") if marks else "5m"
+    return [index for index, _ in marks], ttl
 
 
 def _blocks(message: dict[str, Any]) -> list[dict[str, Any]]:
@@ -277,14 +307,17 @@ def render(reply: Reply, body: dict[str, Any], *, ids: Any, usage: Usage,
         content.append({"type": "tool_use", "id": "toolu_01" + ids.alnum("toolu", 22, position),
                         "name": call.name,
                         "input": {} if call.raw_arguments is not None else dict(call.arguments)})
+    written, one_hour = usage.cache_write_tokens, breakpoints(body)[1] == "1h"
     return {
         "id": "msg_01" + ids.alnum("message", 22), "type": "message", "role": "assistant",
         "model": model or body.get("model") or "claude-sonnet-4-6", "content": content,
         "stop_reason": STOP[reply.stop_reason], "stop_sequence": None,
         "usage": {
-            "input_tokens": usage.input_tokens - usage.cached_input_tokens,
-            "cache_creation_input_tokens": 0,
+            "input_tokens": (usage.input_tokens - usage.cached_input_tokens
+                             - usage.cache_write_tokens),
+            "cache_creation_input_tokens": usage.cache_write_tokens,
             "cache_read_input_tokens": usage.cached_input_tokens,
-            "cache_creation": {"ephemeral_5m_input_tokens": 0, "ephemeral_1h_input_tokens": 0},
+            "cache_creation": {"ephemeral_5m_input_tokens": 0 if one_hour else written,
+                               "ephemeral_1h_input_tokens": written if one_hour else 0},
             "output_tokens": usage.output_tokens, "service_tier": "standard"},
     }

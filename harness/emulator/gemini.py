@@ -35,9 +35,10 @@ from harness.messages import (
     Usage,
     UserMessage,
 )
+from harness.tokens import compact_json
 
 INDENT = 2
-PROVIDER = "gemini"
+PROVIDER = FAMILY = "gemini"  # FAMILY: see `_models`, `_refusals`
 
 FINISH = {StopReason.END_TURN: "STOP", StopReason.TOOL_USE: "STOP",
           StopReason.MAX_TOKENS: "MAX_TOKENS", StopReason.REFUSAL: "SAFETY",
@@ -95,15 +96,24 @@ def invalid_json_error(error: ValueError) -> WireError:
 
 
 def not_found_error(method: str, path: str) -> WireError:
-    match = re.fullmatch(r"/(v\w+)/models/([^/:]+):(\w+)", path)
-    if match:
-        version, model, method_name = match.groups()
-        # Real text for a model or method the version does not serve (the v1 path trap of
-        # google-genai 3.6.1, docs/providers.md section 7).
-        return _reject(f"models/{model} is not found for API version {version}, or is not "
-                       f"supported for {method_name}. Call ListModels to see the list of "
-                       "available models and their supported methods.", status=404)
+    match = re.fullmatch(r"/(?P<version>v\w+)/models/(?P<model>[^/:]+):(?P<method>\w+)", path)
+    if match:  # a model or method this version does not serve (google-genai 3.6.1's v1 trap)
+        return model_not_found_error(match["model"], match["version"], match["method"])
     return _reject("Method not found.", status=404)
+
+
+def model_not_found_error(model: str, version: str = "v1beta",
+                          method: str = "generateContent") -> WireError:
+    # Real text since 2026 (it said "Call ListModels" before).
+    return _reject(f"models/{model} is not found for API version {version}, or is not "
+                   f"supported for {method}. Call ModelService.ListModels to see the list of "
+                   "available models and their supported methods.", status=404)
+
+
+def cache_blocks(body: dict[str, Any]) -> list[str]:
+    """The prompt in cache order: tools, the system instruction, then the contents."""
+    return [compact_json(part) for part in [*(body.get("tools") or []),
+                                            _get(body, "systemInstruction"), *_contents(body)]]
 
 
 def _contents(body: dict[str, Any]) -> list[dict[str, Any]]:

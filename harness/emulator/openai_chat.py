@@ -27,6 +27,7 @@ from harness.messages import (
     argument_text,
     parse_arguments,
 )
+from harness.tokens import compact_json
 
 INDENT = 2
 """OpenAI pretty-prints its JSON bodies."""
@@ -60,6 +61,16 @@ def invalid_json_error(error: ValueError | None = None) -> WireError:
 def not_found_error(method: str, path: str) -> WireError:
     # Real text: harry0703/MoneyPrinterTurbo#57 ("Invalid URL (POST /v1/chat/completions/...)").
     return _reject(f"Invalid URL ({method} {path})", status=404)
+
+
+FAMILY = "openai"
+"""The provider whose models, keys and rate limits this API shares (see `_models`)."""
+
+
+def cache_blocks(body: dict[str, Any]) -> list[str]:
+    """The prompt in cache order: tools, then the messages (the system prompt is one of them)."""
+    return [compact_json(part) for part in [*(body.get("tools") or []),
+                                            *(body.get("messages") or [])]]
 
 
 def validate(body: dict[str, Any], **_: Any) -> None:

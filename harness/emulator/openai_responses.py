@@ -35,6 +35,7 @@ from harness.messages import (
     argument_text,
     parse_arguments,
 )
+from harness.tokens import compact_json
 
 INDENT = 2
 PROVIDER = "openai_responses"
@@ -57,9 +58,18 @@ TOOL_ITEMS = {"function_call", "custom_tool_call", "web_search_call", "file_sear
               "local_shell_call", "shell_call", "apply_patch_call", "mcp_call", "mcp_list_tools",
               "mcp_approval_request", "tool_search_call"}
 
+FAMILY = openai_chat.FAMILY
 error_body = openai_chat.error_body
 invalid_json_error = openai_chat.invalid_json_error
 not_found_error = openai_chat.not_found_error
+
+
+def cache_blocks(body: dict[str, Any]) -> list[str]:
+    """The prompt in cache order: tools, instructions, then the input items."""
+    items = body.get("input")
+    items = items if isinstance(items, list) else [items]
+    return [compact_json(part) for part in [*(body.get("tools") or []),
+                                            body.get("instructions"), *items]]
 
 
 def _reject(message: str, *, param: str | None = "input", code: str | None = None,

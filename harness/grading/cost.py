@@ -1,5 +1,6 @@
 """Checks for exercise 4, cost arithmetic: the quadratic input formula, the budget turn, the cost
-of a run, and the per-student questions read from real provider usage blocks.
+of a run (cache reads and writes priced apart, arguments left unchanged), and the per-student
+questions read from usage blocks shaped like real provider replies.
 
 The functions are compared with `harness.cost` on fixed and generated cases; the answers are
 compared with the values of the student being graded (`harness.grading.variants`). Each public
@@ -9,11 +10,13 @@ formula gets a hint that names it.
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from harness.cost import PRICES
 from harness.grading import hints, reference, variants
 from harness.grading.ownwork import Watch, refuse_calls, refuse_reference
 from harness.grading.report import (
@@ -114,42 +117,36 @@ def first_turn_over_budget_is_strict(first_turn_over_budget: Callable[..., Any],
                 show(want), seen.describe(), hint))
 
 
-def _usage(input_tokens: int, output_tokens: int, cached: int) -> dict[str, int]:
-    return {"input_tokens": input_tokens, "output_tokens": output_tokens,
-            "cached_input_tokens": cached}
+def _usage(input_tokens: int, output: int, cached: int, written: int = 0) -> dict[str, int]:
+    return {"input_tokens": input_tokens, "output_tokens": output,
+            "cached_input_tokens": cached, "cache_write_tokens": written}
 
 
-_ROUND = {"input": 2.0, "cached_input": 0.5, "output": 8.0}
-_SONNET = {"input": 3.0, "cached_input": 0.3, "output": 15.0}
-_GPT5 = {"input": 1.25, "cached_input": 0.125, "output": 10.0}
+_ROUND = {"input": 2.0, "cached_input": 0.5, "cache_write": 2.5, "output": 8.0}
+_SONNET, _GPT5 = PRICES["claude-sonnet-4-6"].as_dict(), PRICES["gpt-5"].as_dict()
 
-CACHED_CASES = [
-    ([_usage(1_000_000, 0, 500_000)], _ROUND),
-    ([_usage(24_310, 412, 22_528)], _SONNET),
-    ([_usage(18_944, 731, 17_792)], _GPT5),
-]
-SUM_CASES = [
-    ([_usage(3_000, 120, 0), _usage(4_500, 95, 0), _usage(6_000, 210, 0)], _SONNET),
-    ([_usage(3_000, 120, 0), _usage(4_500, 95, 0), _usage(6_000, 210, 0),
-      _usage(7_500, 330, 0)], _GPT5),
-    ([], _GPT5),
-]
+CACHED_CASES = [([_usage(1_000_000, 0, 500_000)], _ROUND), ([_usage(24_310, 412, 22_528)], _SONNET),
+                ([_usage(18_944, 731, 17_792)], _GPT5)]
+# No reads here, as no writes in CACHED_CASES: each cell is about one price.
+WRITE_CASES = [([_usage(1_000_000, 0, 0, 400_000)], _ROUND),  # Sonnet: first cached turns
+               ([_usage(2_900, 120, 0, 2_871)], _SONNET), ([_usage(3_612, 388, 0, 3_581)], _SONNET)]
+_RUN = [_usage(3_000, 120, 0), _usage(4_500, 95, 0), _usage(6_000, 210, 0)]
+SUM_CASES = [(_RUN, _SONNET), ([*_RUN, _usage(7_500, 330, 0)], _GPT5), ([], _GPT5)]
 
 
 def _alternatives(usages: list[dict[str, int]], prices: dict[str, float]) -> dict[str, float]:
     """Costs the usual mistakes give, each with the hint that names it."""
-    def total(rule: Callable[[dict[str, int]], float]) -> float:
-        return sum(rule(u) for u in usages) / 1_000_000
+    def plus(key: str, rate: float) -> float:  # the right cost, with `key` tokens at `rate` more
+        return reference.run_cost(usages, prices) + sum(u[key] for u in usages) * rate / 1e6
 
-    return {
-        hints.COST_CACHED_FULL: total(lambda u: u["input_tokens"] * prices["input"]
-                                + u["output_tokens"] * prices["output"]),
-        hints.COST_CACHED_TWICE: total(lambda u: u["input_tokens"] * prices["input"]
-                                 + u["cached_input_tokens"] * prices["cached_input"]
-                                 + u["output_tokens"] * prices["output"]),
-        hints.COST_MILLION: 1_000_000 * reference.run_cost(usages, prices),
-        hints.COST_SUM: reference.run_cost(usages[-1:], prices),
-    }
+    return {hints.COST_CACHED_FULL: plus("cached_input_tokens",
+                                         prices["input"] - prices["cached_input"]),
+            hints.COST_CACHED_TWICE: plus("cached_input_tokens", prices["input"]),
+            hints.COST_WRITES_FULL: plus("cache_write_tokens",
+                                         prices["input"] - prices["cache_write"]),
+            hints.COST_WRITES_TWICE: plus("cache_write_tokens", prices["input"]),
+            hints.COST_MILLION: 1_000_000 * reference.run_cost(usages, prices),
+            hints.COST_SUM: reference.run_cost(usages[-1:], prices)}
 
 
 def _close(got: Any, want: float, *, relative: float = 1e-9) -> bool:
@@ -157,15 +154,21 @@ def _close(got: Any, want: float, *, relative: float = 1e-9) -> bool:
 
 
 def _check_costs(run_cost: Callable[..., Any], items: Sequence[tuple[list[Any], dict]]) -> None:
-    outcomes = _run("run_cost", run_cost, items)
-    for (usages, prices), seen in zip(items, outcomes, strict=True):
+    given = copy.deepcopy(list(items))  # the student's function gets its own copies
+    outcomes = _run("run_cost", run_cost, given)
+    for (usages, prices), (sent_usages, sent_prices), seen in zip(items, given, outcomes,
+                                                                  strict=True):
         want = reference.run_cost(usages, prices)
+        where = f"run_cost({show(usages, width=400)}, {show(prices)})"
+        if (sent_usages, sent_prices) != (usages, prices):
+            changed = f"changed to {show(sent_usages, width=400)}, {show(sent_prices)}"
+            fail("run_cost", Divergence(where, "the arguments as given", changed,
+                                        hints.COST_UNCHANGED))
         if seen.error is None and _close(seen.value, want):
             continue
         hint = next((h for h, value in _alternatives(usages, prices).items()
                      if usages and seen.error is None and _close(seen.value, value)),
-                    hints.COST_PRICING)
-        where = f"run_cost({show(usages, width=400)}, {show(prices)})"
+                    hints.COST_EMPTY if not usages else hints.COST_PRICING)
         fail("run_cost", Divergence(where, show(want), seen.describe(), hint))
 
 
@@ -173,6 +176,12 @@ def _check_costs(run_cost: Callable[..., Any], items: Sequence[tuple[list[Any], 
 def run_cost_prices_cached_input(run_cost: Callable[..., Any]) -> None:
     """Cached tokens are part of input_tokens and cost the cached price."""
     _check_costs(run_cost, CACHED_CASES)
+
+
+@checked
+def run_cost_prices_cache_writes(run_cost: Callable[..., Any]) -> None:
+    """Cache writes are part of input_tokens and cost the cache_write price."""
+    _check_costs(run_cost, WRITE_CASES)
 
 
 @checked
@@ -199,10 +208,14 @@ def _usage_hint(provider: str, questions: UsageQuestions, got: Any) -> str:
             return hints.COST_ANTHROPIC_INPUT
         if got.get("output_tokens") != raw["output_tokens"]:
             return hints.COST_OUTPUT
+        if got.get("cache_write_tokens") != raw["cache_creation_input_tokens"]:
+            return hints.COST_ANTHROPIC_WRITES
         return hints.COST_ANTHROPIC_INPUT
     raw = questions.openai["usage"]
     if got.get("output_tokens") != raw["completion_tokens"]:
         return hints.COST_OUTPUT
+    if got.get("cache_write_tokens") != 0:
+        return hints.COST_OPENAI_WRITES
     return hints.COST_OPENAI_INPUT
 
 
@@ -237,10 +250,13 @@ def _check_usage(provider: str, given: Any, student_id: str) -> None:
     cost = given.get(cost_key)
     if not _close(cost, right[cost_key], relative=RELATIVE):
         usage = right[usage_key]
-        prices = questions.anthropic_prices if provider == "anthropic" else questions.openai_prices
+        prices, other = (questions.anthropic_prices, questions.openai_prices)[::(
+            1 if provider == "anthropic" else -1)]
+        candidates = _alternatives([usage], prices) | {
+            hints.COST_OTHER_PRICES: reference.run_cost([usage], other)}
         hint = _copied_note(questions, given, cost_key) or next(
-            (h for h, value in _alternatives([usage], prices).items()
-             if _close(cost, value, relative=RELATIVE)), hints.COST_PRICING)
+            (h for h, value in candidates.items() if _close(cost, value, relative=RELATIVE)),
+            hints.COST_PRICING)
         fail("answers", Divergence(f'answers["{cost_key}"] for {who}',
                                    f"{right[cost_key]:.6f} (within {RELATIVE:.1%})", show(cost),
                                    hint))
@@ -248,7 +264,7 @@ def _check_usage(provider: str, given: Any, student_id: str) -> None:
 
 @checked
 def usage_anthropic_adds_cache_reads(answers: Any, *, student_id: str) -> None:
-    """The Anthropic reply in the neutral form (cache reads added to input) and its cost."""
+    """The Anthropic reply in neutral form (reads and writes in the input) and its cost."""
     _check_usage("anthropic", answers, student_id)
 
 
@@ -268,6 +284,7 @@ def check_cost_functions(*, cumulative_input: Callable[..., Any],
         "first_turn_over_budget_is_strict":
             lambda: first_turn_over_budget_is_strict(first_turn_over_budget),
         "run_cost_prices_cached_input": lambda: run_cost_prices_cached_input(run_cost),
+        "run_cost_prices_cache_writes": lambda: run_cost_prices_cache_writes(run_cost),
         "run_cost_sums_every_call": lambda: run_cost_sums_every_call(run_cost)})
 
 

@@ -1,11 +1,13 @@
-"""Per-student numbers for the cost exercise: two real-looking usage blocks and their answers.
+"""Per-student numbers for the cost exercise: two usage blocks shaped like real replies.
 
 The numbers come from a hash of the assignment and the student id, so each student reads
 different values and a neighbour's answers are worth nothing. While nbgrader autogrades, the
 notebook runs in `autograded/<student_id>/<assignment>/`: the id is taken from there and the id a
 student typed is ignored, so typing someone else's id does not help. Outside autograding the typed
-id is used. The answers follow the neutral `Usage` rule: input counts every input token, cached
-ones included. This module computes values; it does not grade them (see `harness.grading.cost`).
+id is used. The answers follow the neutral `Usage` rule: input counts every input token, cache
+reads and writes included. The blocks have the shape of real replies but the numbers are made
+up here, not measured from a provider. This module computes values; it does not grade them (see
+`harness.grading.cost`).
 """
 
 from __future__ import annotations
@@ -73,8 +75,8 @@ def for_student(student_id: str, assignment: str = ASSIGNMENT, *,
 
     Example:
         >>> q = for_student("ada", path="/home/ada/04_cost")
-        >>> q.student_id, q.anthropic["usage"]["cache_creation_input_tokens"]
-        ('ada', 0)
+        >>> q.student_id, q.anthropic["usage"]["cache_creation_input_tokens"] > 0
+        ('ada', True)
     """
     identity = autograde_identity(path)
     true_id, true_assignment = identity if identity else (str(student_id).strip(), assignment)
@@ -93,14 +95,17 @@ def questions_of(student_id: str, assignment: str = ASSIGNMENT, *,
 def _anthropic(rng: random.Random) -> dict[str, Any]:
     token = "".join(rng.choice("ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz123456789")
                     for _ in range(24))
+    # A turn of an agent loop with the adapter's automatic breakpoint: the transcript so far is
+    # read from the cache, the last round is written to it, a few tokens are neither.
+    written = rng.randint(200, 3_000)
     return {"id": f"msg_01{token}", "type": "message", "role": "assistant",
             "model": "claude-sonnet-4-6",
             "content": [{"type": "text", "text": SCENARIOS["bench_press"].steps[-1].text}],
             "stop_reason": "end_turn", "stop_sequence": None,
-            "usage": {"input_tokens": rng.randint(180, 2900),
-                      "cache_creation_input_tokens": 0,
+            "usage": {"input_tokens": rng.randint(3, 40),
+                      "cache_creation_input_tokens": written,
                       "cache_read_input_tokens": rng.randint(4_000, 60_000),
-                      "cache_creation": {"ephemeral_5m_input_tokens": 0,
+                      "cache_creation": {"ephemeral_5m_input_tokens": written,
                                          "ephemeral_1h_input_tokens": 0},
                       "output_tokens": rng.randint(150, 1_200),
                       "service_tier": "standard"}}
@@ -134,9 +139,11 @@ def answers(questions: UsageQuestions) -> dict[str, Any]:
     anthropic = {"input_tokens": a["input_tokens"] + a["cache_read_input_tokens"]
                  + a["cache_creation_input_tokens"],
                  "output_tokens": a["output_tokens"],
-                 "cached_input_tokens": a["cache_read_input_tokens"]}
+                 "cached_input_tokens": a["cache_read_input_tokens"],
+                 "cache_write_tokens": a["cache_creation_input_tokens"]}
     openai = {"input_tokens": o["prompt_tokens"], "output_tokens": o["completion_tokens"],
-              "cached_input_tokens": o["prompt_tokens_details"]["cached_tokens"]}
+              "cached_input_tokens": o["prompt_tokens_details"]["cached_tokens"],
+              "cache_write_tokens": 0}
     return {"anthropic_usage": anthropic,
             "anthropic_cost": run_cost([anthropic], questions.anthropic_prices),
             "openai_usage": openai,

@@ -2,8 +2,10 @@
 
 One module per API (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini
 generateContent), each a `Model` over one injected `httpx.Client`, so tests, the emulator and
-replay can swap the transport. They do not stream, retry, cache prompts or keep state between
-calls; an error status becomes a `ProviderError`. The neutral core never imports from here.
+replay can swap the transport. They do not stream, retry or keep state between calls (the
+Anthropic adapter marks each request for prompt caching; the other APIs cache by themselves); an
+error status becomes a `ProviderError`, with the wait a rate limit asks for. The neutral core
+never imports from here.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """What the four adapters share: the API key lookup, the default client and one JSON POST.
 
 Each adapter keeps its own wire mapping and error envelope; this module only sends a body,
-hands error statuses to the adapter's `_map_error`, and turns unreadable bodies into clear
-`ProviderError`s. It never retries.
+hands error statuses to the adapter's `_map_error`, reads the wait a rate-limited reply asks
+for (`retry_after`), and turns unreadable bodies into clear `ProviderError`s. It never retries:
+retrying, with a bound and a backoff, is the caller's decision.
 """
 
 from __future__ import annotations
@@ -50,6 +51,30 @@ def json_or_none(response: httpx.Response) -> Any:
         return None
 
 
+def retry_after(response: httpx.Response, error: Any = None) -> float | None:
+    """Seconds to wait: the `retry-after-ms` or `retry-after` header (seconds), or Google's
+    `google.rpc.RetryInfo` detail in the `error` object (`"retryDelay": "37s"`); None if absent.
+
+    Example:
+        >>> retry_after(httpx.Response(429, headers={"retry-after": "20"}))
+        20.0
+        >>> retry_after(httpx.Response(429), {"details": [{"retryDelay": "37s"}]})
+        37.0
+    """
+    details = error.get("details") if isinstance(error, dict) else None
+    delays = [d["retryDelay"] for d in details or [] if isinstance(d, dict) and "retryDelay" in d]
+    texts = [(value, 1.0) for value in delays if isinstance(value, str) and value.endswith("s")]
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        if name in response.headers:
+            texts.append((response.headers[name] + "s", scale))
+    for text, scale in texts:
+        try:
+            return float(text[:-1]) / scale
+        except ValueError:  # an HTTP date (no API here sends one) or a malformed value
+            continue
+    return None
+
+
 def openai_error(response: httpx.Response, provider: str) -> ProviderError:
     """Both OpenAI formats share one envelope: {"error": {message, type, param, code}}."""
     body = json_or_none(response)
@@ -57,7 +82,8 @@ def openai_error(response: httpx.Response, provider: str) -> ProviderError:
     if not isinstance(error, dict):
         return unreadable_error(response, provider, body)
     return ProviderError(response.status_code, error.get("type") or error.get("code") or "error",
-                         error.get("message") or "", provider=provider, body=body)
+                         error.get("message") or "", provider=provider, body=body,
+                         retry_after=retry_after(response))
 
 
 def unreadable_error(response: httpx.Response, provider: str, body: Any = None) -> ProviderError:

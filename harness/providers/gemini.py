@@ -247,4 +247,4 @@ def _map_error(response: httpx.Response) -> ProviderError:
         return _http.unreadable_error(response, NAME, body)
     error_type = error.get("status") or str(error.get("code") or "error")  # INVALID_ARGUMENT
     return ProviderError(response.status_code, error_type, error.get("message") or "",
-                         provider=NAME, body=body)
+                         provider=NAME, body=body, retry_after=_http.retry_after(response, error))

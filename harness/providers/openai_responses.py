@@ -215,6 +215,7 @@ def _map_usage(usage: dict[str, Any] | None) -> Usage:
     return Usage(input_tokens=usage.get("input_tokens") or 0,
                  output_tokens=usage.get("output_tokens") or 0,
                  cached_input_tokens=details_in.get("cached_tokens") or 0,
+                 cache_write_tokens=details_in.get("cache_write_tokens") or 0,
                  reasoning_tokens=details_out.get("reasoning_tokens") or 0)
 
 

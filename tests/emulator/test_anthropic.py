@@ -91,15 +91,48 @@ def test_stop_reasons(stop: StopReason, wire: str) -> None:
     assert Message.model_validate(body).stop_reason == wire
 
 
-def test_usage_reports_cache_reads_apart_from_input() -> None:
-    long = {"role": "user", "content": "x" * 6000}
+LONG = {"role": "user", "content": "x" * 10_000}  # 2,500 tokens: above Sonnet 4.6's 1,024
+FOLLOW_UP = [LONG, {"role": "assistant", "content": "a"}, {"role": "user", "content": "more"}]
+
+
+def test_without_cache_control_nothing_is_cached() -> None:
     emulator = Emulator(ScriptedModel([Step.say("a"), Step.say("b")]))
-    post(emulator, request([long]))
-    body = request([long, {"role": "assistant", "content": "a"},
-                    {"role": "user", "content": "more"}])
-    usage = post(emulator, body).json()["usage"]
-    assert usage["cache_read_input_tokens"] == 1408
-    assert usage["input_tokens"] + usage["cache_read_input_tokens"] == count_tokens(body)
+    post(emulator, request([LONG]))
+    usage = post(emulator, request(FOLLOW_UP)).json()["usage"]
+    assert (usage["cache_read_input_tokens"], usage["cache_creation_input_tokens"]) == (0, 0)
+    assert usage["input_tokens"] == count_tokens(request(FOLLOW_UP))
+
+
+def test_a_breakpoint_writes_then_the_next_turn_reads_and_writes_the_new_part() -> None:
+    emulator = Emulator(ScriptedModel([Step.say("a"), Step.say("b")]))
+    automatic = {"cache_control": {"type": "ephemeral"}}
+    first = post(emulator, request([LONG]) | automatic).json()["usage"]
+    # Tools first, then {"role":"user","text":"x...","type":"text"}: 10,207 characters / 4.
+    assert (first["cache_read_input_tokens"], first["cache_creation_input_tokens"]) == (0, 2551)
+    assert first["cache_creation"] == {"ephemeral_5m_input_tokens": 2551,
+                                       "ephemeral_1h_input_tokens": 0}
+    body = request(FOLLOW_UP) | automatic
+    second = post(emulator, body).json()["usage"]
+    assert second["cache_read_input_tokens"] == 2551  # the prefix the first turn wrote
+    assert 0 < second["cache_creation_input_tokens"] < 50  # only the two new blocks
+    assert (second["input_tokens"] + second["cache_read_input_tokens"]
+            + second["cache_creation_input_tokens"]) == count_tokens(body)
+
+
+def test_a_one_hour_breakpoint_reports_its_writes_as_one_hour() -> None:
+    emulator = Emulator(ScriptedModel([Step.say("a")]))
+    marked = {"role": "user", "content": [{"type": "text", "text": "x" * 10_000,
+                                           "cache_control": {"type": "ephemeral", "ttl": "1h"}}]}
+    usage = post(emulator, request([marked])).json()["usage"]
+    assert usage["cache_creation"] == {"ephemeral_5m_input_tokens": 0,
+                                       "ephemeral_1h_input_tokens": 2551}
+
+
+def test_below_the_models_minimum_a_breakpoint_caches_nothing() -> None:
+    emulator = Emulator(ScriptedModel([Step.say("a")]))
+    short = {"role": "user", "content": "x" * 3_800}  # with the tools, 1,001 tokens < 1,024
+    usage = post(emulator, request([short]) | {"cache_control": {"type": "ephemeral"}}).json()
+    assert usage["usage"]["cache_creation_input_tokens"] == 0
 
 
 def test_tool_use_without_results_in_the_next_message() -> None:

@@ -82,8 +82,8 @@ def test_unknown_paths_answer_in_each_providers_shape() -> None:
     assert google_404.json() == {"error": {
         "code": 404, "status": "NOT_FOUND",
         "message": "models/gemini-2.5-flash is not found for API version v1, or is not "
-                   "supported for generateContent. Call ListModels to see the list of available "
-                   "models and their supported methods."}}
+                   "supported for generateContent. Call ModelService.ListModels to see the list "
+                   "of available models and their supported methods."}}
 
 
 def test_an_openai_models_path_gets_the_openai_shape() -> None:
@@ -124,17 +124,17 @@ def test_invalid_json_in_each_providers_shape() -> None:
 
 @pytest.mark.parametrize("api", APIS)
 def test_a_scripted_provider_error_keeps_its_status(api: str) -> None:
-    error = ProviderError(429, "rate_limit_error", "Rate limit reached.")
+    error = ProviderError(500, "api_error", "Internal server error.")
     url, body = first_request(api)
     response = send(Emulator(ScriptedModel([Step(error=error)])), url, json=body)
-    assert response.status_code == 429
+    assert response.status_code == 500
     payload = response.json()
     if api == "anthropic":
-        assert ErrorResponse.model_validate(payload).error.type == "rate_limit_error"
+        assert ErrorResponse.model_validate(payload).error.type == "api_error"
     elif api == "gemini":
-        assert payload["error"]["status"] == "RESOURCE_EXHAUSTED"
+        assert payload["error"]["status"] == "INTERNAL"
     else:
-        assert ErrorObject.model_validate(payload["error"]).message == "Rate limit reached."
+        assert ErrorObject.model_validate(payload["error"]).message == "Internal server error."
 
 
 def test_a_call_the_script_does_not_have_raises_in_process() -> None:
@@ -183,9 +183,12 @@ def test_input_grows_with_the_transcript_and_the_cache_starts_at_1024() -> None:
 
 
 def test_gemini_reports_cached_content_once_there_is_some() -> None:
-    usages = grow("gemini", 12)
-    assert "cachedContentTokenCount" not in usages[0]
-    assert usages[-1]["cachedContentTokenCount"] >= 1024
+    usages = grow("gemini", 24)  # gemini-2.5-flash caches implicitly from 2,048 tokens
+    cached = [usage.get("cachedContentTokenCount", 0) for usage in usages]
+    first = next(index for index, tokens in enumerate(cached) if tokens)
+    assert cached[:first] == [0] * first and usages[first - 1]["promptTokenCount"] >= 2048
+    assert cached[first] >= 2048 and cached == sorted(cached)
+    assert any(tokens % 128 for tokens in cached[first:])  # no 128-token steps on Gemini
 
 
 def test_every_exchange_is_kept() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -91,9 +92,18 @@ def test_umbrella_request_is_exact():
             {"role": "user", "content": [
                 {"type": "tool_result", "tool_use_id": "toolu_1", "content": FORECAST_TEXT,
                  "is_error": False}]}],
-        "tools": [WIRE_TOOL], "tool_choice": {"type": "auto"}}
+        "tools": [WIRE_TOOL], "tool_choice": {"type": "auto"},
+        "cache_control": {"type": "ephemeral"}}
     assert (reply.message.content, reply.stop_reason) == (
         "Yes: light rain is forecast in Lisbon tomorrow.", StopReason.END_TURN)
+
+
+def test_prompt_cache_false_sends_no_cache_marker():
+    recorder = answering(200, ANSWER)
+    Anthropic(client=recorder.client, api_key="sk-ant-test", prompt_cache=False).complete(
+        umbrella("toolu_1"), tools=[FORECAST])
+    assert "cache_control" not in recorder.body
+    assert "cache_control" not in json.dumps(recorder.body["messages"])
 
 
 def test_closing_call_keeps_tools_with_choice_none():
@@ -185,7 +195,8 @@ def test_stop_reasons(wire, stop):
 @pytest.mark.parametrize(("usage", "expected"), [
     (USAGE, Usage(input_tokens=398, output_tokens=155)),
     (USAGE | {"cache_read_input_tokens": 1500, "cache_creation_input_tokens": 200},
-     Usage(input_tokens=2098, output_tokens=155, cached_input_tokens=1500)),
+     Usage(input_tokens=2098, output_tokens=155, cached_input_tokens=1500,
+           cache_write_tokens=200)),
     ({"input_tokens": 12, "output_tokens": 3}, Usage(input_tokens=12, output_tokens=3)),
     ({"input_tokens": 12, "output_tokens": 3, "cache_read_input_tokens": None,
       "cache_creation_input_tokens": None}, Usage(input_tokens=12, output_tokens=3)),
@@ -284,7 +295,8 @@ def replies(draw: st.DrawFn) -> tuple[Reply, dict[str, Any]]:
     reply = Reply(message=AssistantMessage(
         content=content, tool_calls=tool_calls,
         reasoning=[Reasoning(provider="anthropic", data=block) for block in thinking]),
-        stop_reason=stop, usage=Usage(**numbers), model="claude-sonnet-4-6-20250929")
+        stop_reason=stop, usage=Usage(**numbers, cache_write_tokens=written),
+        model="claude-sonnet-4-6-20250929")
     return reply, message(blocks, wire_stop, usage)
 
 

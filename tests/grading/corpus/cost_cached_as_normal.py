@@ -7,5 +7,6 @@ EXPECT = "priced as normal input"
 
 
 def run_cost(usages, prices):
-    return sum(u["input_tokens"] * prices["input"] + u["output_tokens"] * prices["output"]
-               for u in usages) / 1_000_000
+    return sum((u["input_tokens"] - u["cache_write_tokens"]) * prices["input"]
+               + u["cache_write_tokens"] * prices["cache_write"]
+               + u["output_tokens"] * prices["output"] for u in usages) / 1_000_000

@@ -9,7 +9,8 @@ EXPECT = "counted twice"
 def run_cost(usages, prices):
     total = 0.0
     for usage in usages:
-        total += usage["input_tokens"] * prices["input"]
+        total += (usage["input_tokens"] - usage["cache_write_tokens"]) * prices["input"]
         total += usage["cached_input_tokens"] * prices["cached_input"]
+        total += usage["cache_write_tokens"] * prices["cache_write"]
         total += usage["output_tokens"] * prices["output"]
     return total / 1_000_000

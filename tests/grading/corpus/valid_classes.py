@@ -167,9 +167,10 @@ def run_cost(usages, prices):
     million = Decimal(1_000_000)
     total = Decimal(0)
     for usage in usages:
-        fresh = usage["input_tokens"] - usage["cached_input_tokens"]
+        fresh = usage["input_tokens"] - usage["cached_input_tokens"] - usage["cache_write_tokens"]
         total += Decimal(fresh) * Decimal(str(prices["input"]))
         total += Decimal(usage["cached_input_tokens"]) * Decimal(str(prices["cached_input"]))
+        total += Decimal(usage["cache_write_tokens"]) * Decimal(str(prices["cache_write"]))
         total += Decimal(usage["output_tokens"]) * Decimal(str(prices["output"]))
     return float(total / million)
 
@@ -181,10 +182,12 @@ def fill_answers(answers, mine):
         "input_tokens": a["input_tokens"] + a["cache_creation_input_tokens"]
         + a["cache_read_input_tokens"],
         "cached_input_tokens": a["cache_read_input_tokens"],
+        "cache_write_tokens": a["cache_creation_input_tokens"],
         "output_tokens": a["output_tokens"]}
     answers["openai_usage"] = {
         "cached_input_tokens": o["prompt_tokens_details"]["cached_tokens"],
         "input_tokens": o["prompt_tokens"],
+        "cache_write_tokens": 0,
         "output_tokens": o["completion_tokens"]}
     # Rounded by hand to five significant digits, as a student reading a calculator would.
     anthropic = run_cost([answers["anthropic_usage"]], mine.anthropic_prices)

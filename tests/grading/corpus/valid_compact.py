@@ -89,12 +89,13 @@ def first_turn_over_budget(prefix, per_turn, budget):
     return n
 
 
-_KINDS = ("input", "cached_input", "output")
+_KINDS = ("input", "cached_input", "cache_write", "output")
 
 
 def run_cost(usages, prices):
-    counts = [(u["input_tokens"] - u["cached_input_tokens"], u["cached_input_tokens"],
-               u["output_tokens"]) for u in usages]
+    counts = [(u["input_tokens"] - u["cached_input_tokens"] - u["cache_write_tokens"],
+               u["cached_input_tokens"], u["cache_write_tokens"], u["output_tokens"])
+              for u in usages]
     return sum(n * prices[k] for c in counts for n, k in zip(c, _KINDS, strict=True)) / 1e6
 
 
@@ -104,10 +105,12 @@ def fill_answers(answers, mine):
         "anthropic_usage": {"input_tokens": a["input_tokens"] + a["cache_read_input_tokens"]
                             + a["cache_creation_input_tokens"],
                             "output_tokens": a["output_tokens"],
-                            "cached_input_tokens": a["cache_read_input_tokens"]},
+                            "cached_input_tokens": a["cache_read_input_tokens"],
+                            "cache_write_tokens": a["cache_creation_input_tokens"]},
         "openai_usage": {"input_tokens": o["prompt_tokens"],
                          "output_tokens": o["completion_tokens"],
-                         "cached_input_tokens": o["prompt_tokens_details"]["cached_tokens"]}}
+                         "cached_input_tokens": o["prompt_tokens_details"]["cached_tokens"],
+                         "cache_write_tokens": 0}}
     answers["anthropic_cost"] = run_cost([answers["anthropic_usage"]], mine.anthropic_prices)
     answers["openai_cost"] = run_cost([answers["openai_usage"]], mine.openai_prices)
 

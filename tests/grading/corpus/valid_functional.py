@@ -115,8 +115,9 @@ def first_turn_over_budget(prefix, per_turn, budget):
 
 
 def run_cost(usages, prices):
-    return sum((u["input_tokens"] - u["cached_input_tokens"]) * prices["input"]
-               + u["cached_input_tokens"] * prices["cached_input"]
+    return sum((u["input_tokens"] - u["cached_input_tokens"] - u["cache_write_tokens"])
+               * prices["input"] + u["cached_input_tokens"] * prices["cached_input"]
+               + u["cache_write_tokens"] * prices["cache_write"]
                + u["output_tokens"] * prices["output"] for u in usages) / 1e6
 
 
@@ -127,9 +128,11 @@ def fill_answers(answers, mine):
                                                            "cache_read_input_tokens",
                                                            "cache_creation_input_tokens")),
                          "output_tokens": a["output_tokens"],
-                         "cached_input_tokens": a["cache_read_input_tokens"]},
+                         "cached_input_tokens": a["cache_read_input_tokens"],
+                         "cache_write_tokens": a["cache_creation_input_tokens"]},
         openai_usage={"input_tokens": o["prompt_tokens"], "output_tokens": o["completion_tokens"],
-                      "cached_input_tokens": o["prompt_tokens_details"]["cached_tokens"]})
+                      "cached_input_tokens": o["prompt_tokens_details"]["cached_tokens"],
+                      "cache_write_tokens": 0})
     answers["anthropic_cost"] = run_cost([answers["anthropic_usage"]], mine.anthropic_prices)
     answers["openai_cost"] = run_cost([answers["openai_usage"]], mine.openai_prices)
 

@@ -122,8 +122,10 @@ def run_cost(usages, prices):
     dollars = 0.0
     for usage in usages:
         cached = usage.get("cached_input_tokens", 0)
-        dollars += (usage["input_tokens"] - cached) / 1e6 * prices["input"]
+        written = usage.get("cache_write_tokens", 0)
+        dollars += (usage["input_tokens"] - cached - written) / 1e6 * prices["input"]
         dollars += cached / 1e6 * prices["cached_input"]
+        dollars += written / 1e6 * prices["cache_write"]
         dollars += usage["output_tokens"] / 1e6 * prices["output"]
     return dollars
 
@@ -135,12 +137,13 @@ def fill_answers(answers, mine):
     everything = anthropic["input_tokens"] + cache_reads + anthropic["cache_creation_input_tokens"]
     answers["anthropic_usage"] = dict(input_tokens=everything,
                                       output_tokens=anthropic["output_tokens"],
-                                      cached_input_tokens=cache_reads)
+                                      cached_input_tokens=cache_reads,
+                                      cache_write_tokens=anthropic["cache_creation_input_tokens"])
     answers["anthropic_cost"] = run_cost([answers["anthropic_usage"]], mine.anthropic_prices)
     answers["openai_usage"] = dict(input_tokens=openai["prompt_tokens"],
                                    output_tokens=openai["completion_tokens"],
                                    cached_input_tokens=openai["prompt_tokens_details"][
-                                       "cached_tokens"])
+                                       "cached_tokens"], cache_write_tokens=0)
     answers["openai_cost"] = run_cost([answers["openai_usage"]], mine.openai_prices)
 
 

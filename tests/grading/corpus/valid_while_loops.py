@@ -133,8 +133,9 @@ def run_cost(usages, prices):
     i = 0
     while i < len(usages):
         usage = usages[i]
-        normal = usage["input_tokens"] - usage["cached_input_tokens"]
+        normal = usage["input_tokens"] - usage["cached_input_tokens"] - usage["cache_write_tokens"]
         total += normal * prices["input"] + usage["cached_input_tokens"] * prices["cached_input"]
+        total += usage["cache_write_tokens"] * prices["cache_write"]
         total += usage["output_tokens"] * prices["output"]
         i += 1
     return total / 1_000_000
@@ -143,7 +144,7 @@ def run_cost(usages, prices):
 def fill_answers(answers, mine):
     usage = mine.anthropic["usage"]
     neutral = {"input_tokens": usage["input_tokens"], "output_tokens": usage["output_tokens"],
-               "cached_input_tokens": 0}
+               "cached_input_tokens": 0, "cache_write_tokens": usage["cache_creation_input_tokens"]}
     for extra in ("cache_read_input_tokens", "cache_creation_input_tokens"):
         neutral["input_tokens"] += usage[extra]
     neutral["cached_input_tokens"] += usage["cache_read_input_tokens"]
@@ -151,6 +152,7 @@ def fill_answers(answers, mine):
     answers["anthropic_cost"] = run_cost([neutral], mine.anthropic_prices)
     usage = mine.openai["usage"]
     neutral = {"input_tokens": usage["prompt_tokens"], "output_tokens": usage["completion_tokens"],
-               "cached_input_tokens": usage["prompt_tokens_details"]["cached_tokens"]}
+               "cached_input_tokens": usage["prompt_tokens_details"]["cached_tokens"],
+               "cache_write_tokens": 0}
     answers["openai_usage"] = neutral
     answers["openai_cost"] = run_cost([neutral], mine.openai_prices)

@@ -1,0 +1,15 @@
+"""Bug: the total is overwritten on every call, so only the last call is priced."""
+
+EXERCISE = "04_cost"
+FAILS = {"run_cost_sums_every_call"}
+EXPECT = "sum over every call"
+
+
+def run_cost(usages, prices):
+    total = 0.0
+    for usage in usages:
+        read, written = usage["cached_input_tokens"], usage["cache_write_tokens"]
+        total = ((usage["input_tokens"] - read - written) * prices["input"]
+                 + read * prices["cached_input"] + written * prices["cache_write"]
+                 + usage["output_tokens"] * prices["output"])
+    return total / 1_000_000
