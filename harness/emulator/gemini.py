@@ -1,17 +1,17 @@
 """Gemini generateContent (`POST /v1beta/models/{model}:generateContent`) on the server side.
 
-`validate` rejects what the real API rejects (texts from real error bodies, docs/providers.md
-section 4), reading camelCase and snake_case keys alike (proto JSON); `parse_request` turns
-contents into neutral messages; `render` writes a camelCase `GenerateContentResponse`. Function
-calls carry no `id` (like the Developer API) and end with STOP. Thought signatures: a reply gets
-one when the script has thinking, or always on a "gemini-3" model; it sits on the first
-functionCall part (on the last part when there are no calls), and the next request must send back
-the ones issued for calls of the current turn. Parallel calls are answered in one user content or
-split over several, each response naming a call of the turn (declared or not). Thought text parts
-appear only with `includeThoughts`, as for real. Arguments are objects here: a scripted call whose
-raw arguments are not a JSON object is rendered with `args: {}`. A scripted call to a function the
-request does not declare is answered like the real API: finishReason UNEXPECTED_TOOL_CALL, no call.
-"""
+`validate` rejects what the real API rejects (texts from real error bodies; tests/conformance/
+holds request shapes the real API accepted or rejected), reading camelCase and snake_case keys
+alike (proto JSON); `parse_request` turns contents into neutral messages; `render` writes a
+camelCase `GenerateContentResponse`. Function calls carry no `id` (like the Developer API) and end
+with STOP. Thought signatures: a reply gets one when the script has thinking, or always on a
+"gemini-3" model; it sits on the first functionCall part (on the last part when there are no
+calls), and the next request must send back the ones issued for calls of the current turn. Parallel
+calls are answered in one user content or split over several, each response naming a call of the
+turn (declared or not). Thought text parts appear only with `includeThoughts`, as for real.
+Arguments are objects here: a scripted call whose raw arguments are not a JSON object is rendered
+with `args: {}`. A scripted call to a function the request does not declare is answered like the
+real API: finishReason UNEXPECTED_TOOL_CALL, no call. """
 
 from __future__ import annotations
 
@@ -233,8 +233,8 @@ def _check_response_names(responses: list[dict[str, Any]], calls: list[dict[str,
 
 
 def _check_answered(following: dict[str, Any] | None) -> None:
-    # Every call needs its response before the model is asked again (providers.md section 5). No
-    # real text is on record for a missing response turn; the count rule's (0 for N) is closest.
+    # Every call needs its response before the model is asked again (the function-calling docs).
+    # No real text is on record for a missing response turn; the count rule's (0 for N) is closest.
     if following is None or not _responses(following):
         raise _reject(COUNT_MISMATCH)
 

@@ -1,11 +1,10 @@
 """OpenAI Chat Completions (`POST /v1/chat/completions`) on the server side.
 
-`validate` rejects what the real API rejects, with its status, envelope and exact text (quoted
-from real error bodies, see docs/providers.md section 1); `parse_request` turns the wire request
-into neutral messages; `render` writes a neutral reply as a `ChatCompletion`. Streaming, audio,
-logprobs and n > 1 are not emulated. Stop reasons: end_turn -> stop, tool_use -> tool_calls,
-max_tokens -> length, refusal -> content_filter, other -> stop (Chat has no "other").
-"""
+`validate` rejects what the real API rejects, with its status, envelope and exact text (quoted from
+real error bodies; tests/emulator/test_openai_chat.py checks each); `parse_request` turns the wire
+request into neutral messages; `render` writes a neutral reply as a `ChatCompletion`. Streaming,
+audio, logprobs and n > 1 are not emulated. Stop reasons: end_turn -> stop, tool_use -> tool_calls,
+max_tokens -> length, refusal -> content_filter, other -> stop (Chat has no "other"). """
 
 from __future__ import annotations
 

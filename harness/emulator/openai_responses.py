@@ -1,15 +1,15 @@
 """OpenAI Responses (`POST /v1/responses`) on the server side, stateless like `store: false`.
 
-`validate` rejects what the real API rejects (texts from real error bodies, docs/providers.md
-section 2), one rule per function; `parse_request` turns input items into neutral messages;
-`render` writes a `Response`. Nothing is stored: under `store: true` an id-only reasoning item is
-accepted as if it had been, and with server-side state (`previous_response_id` or
-`conversation`) the pairing of outputs with calls is not checked, since the calls may live on the
-server. A reasoning item must be followed by the output item that came after it: a function call,
-a built-in tool item (web search, MCP, code interpreter...) or the assistant message item with
-its `msg_` id; a bare `{"role": "assistant", "content": ...}` is a new message, not that item.
-Tools may also arrive in an `additional_tools` input item. A reasoning item appears when the
-script has thinking; its encrypted_content only when `include` asks for
+`validate` rejects what the real API rejects (texts from real error bodies; tests/conformance/
+holds request shapes the real API accepted or rejected), one rule per function; `parse_request`
+turns input items into neutral messages; `render` writes a `Response`. Nothing is stored: under
+`store: true` an id-only reasoning item is accepted as if it had been, and with server-side state
+(`previous_response_id` or `conversation`) the pairing of outputs with calls is not checked, since
+the calls may live on the server. A reasoning item must be followed by the output item that came
+after it: a function call, a built-in tool item (web search, MCP, code interpreter...) or the
+assistant message item with its `msg_` id; a bare `{"role": "assistant", "content": ...}` is a new
+message, not that item. Tools may also arrive in an `additional_tools` input item. A reasoning item
+appears when the script has thinking; its encrypted_content only when `include` asks for
 "reasoning.encrypted_content", and its summary only when `reasoning.summary` is set, as for real.
 """
 

@@ -1,7 +1,8 @@
 """The exercises' model: the shared `ScriptedModel`, called the way the exercises call a model.
 
 An exercise's loop calls `model(messages, *, tool_choice="auto")` with messages in the dict form
-(design.md, "Neutral dict form") and gets back `{"message", "stop_reason", "usage"}`. `DictModel`
+(plain dicts, as `harness.messages.to_dicts` writes them) and gets back
+`{"message", "stop_reason", "usage"}`. `DictModel`
 does exactly that in front of a `ScriptedModel` (it is an adapter, not another fake model) and
 keeps a log of what it was sent and which tools ran, which is what the checks compare.
 `NeutralModel` is the way back: a model with that calling convention seen as a `harness` Model,
