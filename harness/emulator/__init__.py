@@ -50,7 +50,7 @@ from harness.messages import Model, Reply, Usage, argument_text
 from harness.tokens import CACHE_MINIMUM, CACHE_STEP, compact_json, count_tokens, output_tokens
 
 __all__ = ["DEFAULT_RETRY_AFTER", "OFFLINE_KEY", "Emulator", "Exchange", "WireError", "anthropic",
-           "gemini", "openai_chat", "openai_responses", "serve"]
+           "emulated", "gemini", "openai_chat", "openai_responses", "serve"]
 
 OFFLINE_KEY = "emulator-needs-no-key"  # the key the kit sends offline; always accepted
 DEFAULT_RETRY_AFTER = 20.0  # the wait a scripted 429 asks for when the script gives none
@@ -280,6 +280,23 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet: tests and notebooks should not print a line per request
+
+
+def emulated(provider: str, model: Model, **options: Any) -> Model:
+    """`provider`'s adapter talking to an in-process emulator of its API that answers from `model`.
+
+    What the adapter sends is checked as the real API checks it: a request the API would reject
+    raises the `ProviderError` a live run would, with the real status and text.
+
+    Example:
+        >>> from harness.scripted import ScriptedModel, Step
+        >>> emulated("gemini", ScriptedModel([Step.say("Hi")])).complete([]).message.content
+        'Hi'
+    """
+    from harness import providers  # the client side, used here only to stand in front
+
+    client = httpx.Client(transport=Emulator(model))
+    return providers.get(provider, client=client, api_key=OFFLINE_KEY, **options)
 
 
 @contextlib.contextmanager

@@ -4,7 +4,10 @@ An exercise's loop calls `model(messages, *, tool_choice="auto")` with messages 
 (plain dicts, as `harness.messages.to_dicts` writes them) and gets back
 `{"message", "stop_reason", "usage"}`. `DictModel`
 does exactly that in front of a `ScriptedModel` (it is an adapter, not another fake model) and
-keeps a log of what it was sent and which tools ran, which is what the checks compare.
+keeps a log of what it was sent and which tools ran, which is what the checks compare. With
+`wire="anthropic"` (or another provider) every call also goes through that provider's adapter and
+the emulator, so a request the real API rejects fails as it would live: the model a student tries
+a loop on by hand rejects an unanswered call with the real text.
 `NeutralModel` is the way back: a model with that calling convention seen as a `harness` Model,
 so that `harness.loop.run` itself can be the exercises' reference loop.
 """
@@ -22,6 +25,7 @@ from pydantic import ValidationError
 from harness.grading.report import Runaway
 from harness.messages import (
     Message,
+    Model,
     Reply,
     StopReason,
     ToolChoice,
@@ -57,8 +61,14 @@ class DictModel:
     """
 
     def __init__(self, steps: Sequence[Step], *, tools: Mapping[str, Callable[..., str]] = (),
-                 limit: int | None = None, log: list[Event] | None = None):
+                 limit: int | None = None, log: list[Event] | None = None,
+                 wire: str | None = None):
         self.scripted = ScriptedModel(list(steps))
+        self.model: Model = self.scripted
+        if wire is not None:  # imported late: the checks themselves never need a wire format
+            from harness.emulator import emulated
+
+            self.model = emulated(wire, self.scripted)
         self.specs = [Tool.from_function(fn, name=name).spec for name, fn in dict(tools).items()]
         self.limit = limit
         """Calls allowed before `Runaway` stops a loop that never ends (None: no limit)."""
@@ -84,7 +94,7 @@ class DictModel:
             problem = exc.errors()[0]
             where = ".".join(str(part) for part in problem["loc"])
             raise ValueError(f"the model cannot read message {where}: {problem['msg']}") from None
-        reply = self.scripted.complete(neutral, tools=self.specs, tool_choice=tool_choice)
+        reply = self.model.complete(neutral, tools=self.specs, tool_choice=tool_choice)
         return {"message": to_dicts([reply.message])[0],
                 "stop_reason": reply.stop_reason.value,
                 "usage": {"input_tokens": reply.usage.input_tokens,

@@ -129,8 +129,11 @@ def _closing_view(scenario: LoopScenario, ref: Run, run: Run) -> Divergence | No
     got = [dict_message(m) for m in _head(_without_system(yours.messages))]
     index = first_difference(want, got[:-1]) if got else 0
     if index is not None or not got:
+        sent = yours.messages
+        offset = len(sent) - len(_without_system(sent))  # 1 when a system message leads
         return Divergence(f"{scenario.label}, call {yours.number} (the closing call), message "
-                          f"index {(index or 0) + 1} (system message aside)",
+                          f"index {(index or 0) + offset} (counting from 0, of the {len(sent)} "
+                          f"messages it sent)",
                           show(at(want, index or 0)), show(at(got, index or 0)),
                           hints.LOOP_CLOSING_COPY)
     extra = run.events[run.events.index(yours) + 1:]
@@ -264,9 +267,12 @@ def check_run_loop(run_loop: Callable[..., Any]) -> None:
     self_check({name: (lambda check=check: check(run_loop)) for name, check in BEHAVIOURS.items()})
 
 
-def scripted_model(name: str) -> tuple[DictModel, dict[str, Callable[..., str]],
-                                       list[dict[str, Any]], int]:
+def scripted_model(name: str, *, wire: str = "anthropic"
+                   ) -> tuple[DictModel, dict[str, Callable[..., str]], list[dict[str, Any]], int]:
     """A scenario to try a loop on by hand: (model, tools, messages, max_turns).
+
+    The model speaks `wire`'s format to the emulator, so it rejects what that API rejects (an
+    unanswered call, a result for no call) with the real error, as lesson 03 showed.
 
     Example:
         >>> model, tools, messages, max_turns = scripted_model("umbrella")
@@ -274,5 +280,5 @@ def scripted_model(name: str) -> tuple[DictModel, dict[str, Callable[..., str]],
         ('tool_use', 10)
     """
     scenario = loop_scenarios()[name]
-    return (DictModel(scenario.steps, tools=scenario.tools), dict(scenario.tools),
+    return (DictModel(scenario.steps, tools=scenario.tools, wire=wire), dict(scenario.tools),
             copy.deepcopy(scenario.messages), scenario.max_turns)

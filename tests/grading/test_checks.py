@@ -222,6 +222,28 @@ def test_the_dict_model_speaks_the_exercise_convention():
         DictModel([Step.say("hi")])([{"role": "tool", "content": "no id"}])
 
 
+@pytest.mark.parametrize("wire", ["anthropic", "openai_chat"])
+def test_the_model_to_try_a_loop_on_rejects_an_unanswered_call_with_the_real_text(wire):
+    from harness.errors import ProviderError
+
+    model, tools, messages, max_turns = early_exit.scripted_model("bench_press_capped",
+                                                                  wire=wire)
+    first = model(messages)["message"]
+    with pytest.raises(ProviderError) as rejected:  # the pending call was never answered
+        model([*messages, first], tool_choice="none")
+    assert rejected.value.status == 400
+    assert {"anthropic": "`tool_use` ids were found without `tool_result` blocks immediately after",
+            "openai_chat": "must be followed by tool messages responding to each 'tool_call_id'"
+            }[wire] in rejected.value.message
+
+
+def test_the_model_to_try_a_loop_on_runs_the_reference_loop_to_its_exit():
+    model, tools, messages, max_turns = early_exit.scripted_model("bench_press_capped")
+    status, answer = reference.run_loop(model, tools, messages, max_turns=max_turns)
+    assert status == "turn_cap" and answer
+    assert [call.tool_choice for call in model.calls][-1] == "none"
+
+
 def test_the_reference_loop_words_tool_errors_as_the_library_does():
     def get_forecast(city: str, day: str) -> str:
         raise TimeoutError("the weather service timed out")
@@ -327,3 +349,34 @@ def test_release_differences_are_found(tmp_path):
     assert differences(left, right) == []
     (right / "x" / "n.ipynb").write_text("{ }")
     assert differences(left, right) == [str(right / "x" / "n.ipynb")]
+
+
+def test_a_closing_call_that_drops_a_message_is_reported_at_its_real_index():
+    def run_loop(model, tools, messages, *, max_turns=10):
+        history = copy.deepcopy(messages)
+        calls = []
+        for _ in range(max_turns):
+            reply = model(history, tool_choice="auto")
+            history.append(reply["message"])
+            calls = reply["message"].get("tool_calls") or []
+            if reply["stop_reason"] == "max_tokens":
+                return "truncated", None
+            if not calls:
+                return "done", reply["message"]["content"]
+            if len(history) >= 2 * max_turns:
+                break
+            for call in calls:
+                history.append({"role": "tool", "tool_call_id": call["id"],
+                                "content": str(tools[call["name"]](**call["arguments"]))})
+        history += [{"role": "tool", "tool_call_id": c["id"], "content": NOT_EXECUTED}
+                    for c in calls]
+        system = {"role": "system", "content": CLOSING_INSTRUCTION}
+        head = [m for m in history if m["role"] != "system"]
+        closing = model([system, *head[1:]], tool_choice="none")  # the first message dropped
+        return "turn_cap", closing["message"]["content"]
+
+    with pytest.raises(CheckFailed) as failed:
+        early_exit.run_loop_closing_call_is_text_only(run_loop)
+    where = str(failed.value)
+    assert "(the closing call), message index" in where
+    assert re.search(r"message index \d+ \(counting from 0, of the \d+ messages it sent\)", where)
