@@ -2,16 +2,16 @@
 
 The prose is what a reader follows: the READMEs, the markdown cells of the lessons and exercises,
 and the docstrings and comments of the library, the grader and the benchmarks. A name that looks
-like a file (`something.md`, `lessons/06_cost.ipynb`, `harness/loop.py`, ...) must match a file
-tracked by git, by its path or by the end of its path. Files the kit writes when it runs
-(gradebooks, CSVs, reports) are data, not references, so only documents, notebooks, Python
-modules and configuration count.
-"""
+like a file (`something.md`, `lessons/06_cost.ipynb`, `../exercises/...`) must match a file tracked
+by git: relative to the document (a link), or by its path or the end of its path. Files the kit
+writes when it runs (gradebooks, CSVs, reports) are data, not references, so only documents,
+notebooks, Python modules and configuration count. """
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import subprocess
 import tokenize
@@ -68,7 +68,9 @@ def test_every_file_named_in_the_prose_exists():
         for named in set(NAMED_FILE.findall(prose(ROOT / name))):
             if named in EXAMPLES:
                 continue
-            if not any(path == named or path.endswith("/" + named) for path in files):
+            here = os.path.normpath(os.path.join(os.path.dirname(name), named))  # a link
+            if here not in files and not any(path == named or path.endswith("/" + named)
+                                             for path in files):
                 dangling.append(f"{name} names {named}")
     assert not dangling, "files named but not in the kit:\n" + "\n".join(sorted(dangling))
 
