@@ -5,7 +5,8 @@ and the docstrings and comments of the library, the grader and the benchmarks. A
 like a file (`something.md`, `lessons/06_cost.ipynb`, `../exercises/...`) must match a file tracked
 by git: relative to the document (a link), or by its path or the end of its path. Files the kit
 writes when it runs (gradebooks, CSVs, reports) are data, not references, so only documents,
-notebooks, Python modules and configuration count. """
+notebooks, Python modules and configuration count.
+"""
 
 from __future__ import annotations
 
