@@ -20,7 +20,7 @@ import nbformat
 import pytest
 from grading import submissions
 
-from harness.grading import release
+from grader import release
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -33,7 +33,7 @@ def _cell_meta(cell) -> dict:
 
 @pytest.mark.slow
 def test_release_is_in_sync_with_solutions():
-    assert release.main(["--check"]) == 0, "run: python -m harness.grading.release"
+    assert release.main(["--check"]) == 0, "run: python -m grader release"
 
 
 @pytest.mark.slow
