@@ -238,6 +238,13 @@ def test_parallel_batch_writes_what_sequential_nbgrader_writes(both):
     assert (parallel / "grades.csv").read_text() == (sequential / "grades.csv").read_text()
     assert _autograded(parallel) == _autograded(sequential)
     assert "0 incidents" in done.stdout, done.stdout  # nothing capped in an honest class
+    # ada and eve both handed in the reference solution: a flag for review, not a lower grade
+    copied = (parallel / "copies.csv").read_text().splitlines()
+    assert copied[0] == "assignment,cell,student,other,similarity"
+    assert "01_message_ordering,append_round_solution,ada,eve,1.0" in copied
+    assert ("01_message_ordering,append_round_solution,ada,"
+            "reference:harness.grading.reference.append_round,1.0") in copied
+    assert "near-copies flagged for review in copies.csv" in done.stdout
     scores = hostile.scores(parallel)
     assert sum(scores[("ada", "01_message_ordering")].values()) == 7
     assert sum(scores[("cal", "04_cost")].values()) == 0
