@@ -28,6 +28,7 @@ import nbformat
 from grading import submissions
 
 from classgrader import hostile
+from grader import merge
 
 NEIGHBOURS = {"aa_neighbour": "03_no_progress", "zz_neighbour": "03_no_progress",
               "alice": "04_cost"}
@@ -129,17 +130,8 @@ def digests(course: Path, folder: str) -> dict[str, str]:
 
 def hidden_lines(exercises: tuple[str, ...] | list[str] = submissions.EXERCISES) -> list[str]:
     """Every line between nbgrader's hidden-test markers in the solutions."""
-    lines = []
-    for name in exercises:
-        for cell in submissions.notebook("solutions", name).cells:
-            inside = False
-            for line in cell.source.splitlines():
-                if "BEGIN HIDDEN TESTS" in line:
-                    inside = True
-                elif "END HIDDEN TESTS" in line:
-                    inside = False
-                elif inside and line.strip():
-                    lines.append(line.strip())
+    lines = sorted(merge.hidden_lines([{"source": cell.source} for name in exercises
+                                       for cell in submissions.notebook("solutions", name).cells]))
     assert lines
     return lines
 
