@@ -5,10 +5,11 @@ and the untouched starter of every exercise, every submission of the exercise co
 (tests/grading/corpus) and one tampered notebook, then every attack of the hostile corpus
 (tests/classgrader/hostile, one module per attack) and their honest neighbours. It grades them all
 in ONE `python -m grader autograde "*"` run (the real nbgrader in every shard), renders feedback
-in ONE `nbgrader generate_feedback` run, and keeps what the tests read: the course, the command's
-output, the incidents report, scores and digests. Tests assert per-submission outcomes from that
-one run (parametrised); the first test that asks pays for it, the rest share it. Adding an attack
-is adding one module to hostile/: it is handed in and graded here with the rest.
+with `nbgrader generate_feedback` (two processes side by side), and keeps what the tests read:
+the course, the command's output, the incidents report, scores and digests. Tests assert
+per-submission outcomes from that one run (parametrised); the first test that asks pays for
+it, the rest share it. Adding an attack is adding one module to hostile/: it is handed in and
+graded here with the rest.
 """
 
 from __future__ import annotations
@@ -157,6 +158,26 @@ class GradedClass:
     scores: dict[tuple[str, str], dict[str, float | None]] = field(default_factory=dict)
 
 
+def _feedback(course: Path, parts: int = 2) -> subprocess.CompletedProcess:
+    """`nbgrader generate_feedback "*"`, as `parts` processes side by side over disjoint
+    students (it renders one notebook at a time; the gradebook is only read)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    students = sorted(p.name for p in (course / "autograded").iterdir())
+    groups = [students[i::parts] for i in range(parts)]
+
+    def render(group: list[str]) -> subprocess.CompletedProcess:
+        others = ",".join(s for s in students if s not in group)
+        return hostile.nbgrader(course, "generate_feedback", "*",
+                                f"--CourseDirectory.student_id_exclude={others}")
+
+    with ThreadPoolExecutor(parts) as pool:
+        done = list(pool.map(render, groups))
+    return subprocess.CompletedProcess(done[0].args, max(d.returncode for d in done),
+                                       "".join(d.stdout for d in done),
+                                       "".join(d.stderr for d in done))
+
+
 @functools.cache
 def graded_class() -> GradedClass:
     """The class graded by the batch, once per test session (see the module docstring)."""
@@ -171,7 +192,7 @@ def graded_class() -> GradedClass:
     done = hostile.batch(course, "*", "--jobs", "2", "--report", str(course / "report.json"))
     seconds = time.perf_counter() - started
     listener.close()
-    feedback = hostile.nbgrader(course, "generate_feedback", "*")
+    feedback = _feedback(course)
     report_path = course / "report.json"
     report = json.loads(report_path.read_text()) if report_path.exists() else []
     return GradedClass(course, done, seconds, listener, submitted, report, feedback,
