@@ -190,12 +190,12 @@ def find(submissions: dict[tuple[str, str], dict[str, bytes]],
     for (student, assignment), files in sorted(submissions.items()):
         for notebook, released in definitions[assignment]["notebooks"].items():
             data = files.get(f"{notebook}.ipynb")
-            try:
-                submitted = json.loads(data) if data else {}
-            except ValueError:
-                continue
             sources = {c["name"]: c["source"] for c in released if c["solution"]}
-            for grade_id, source in _solution_cells(submitted, sources).items():
+            try:
+                changed = _solution_cells(json.loads(data), sources) if data else {}
+            except (ValueError, AttributeError, TypeError):
+                continue  # not a notebook nbgrader could read: there is nothing to compare
+            for grade_id, source in changed.items():
                 mine = {k: v for k, v in functions(source).items() if len(v) >= MIN_TOKENS}
                 if mine:
                     cells.setdefault((assignment, grade_id), {})[student] = sum(mine.values(), [])
