@@ -9,7 +9,8 @@ with `nbgrader generate_feedback` (two processes side by side), and keeps what t
 the course, the command's output, the incidents report, scores and digests. Tests assert
 per-submission outcomes from that one run (parametrised); the first test that asks pays for
 it, the rest share it. Adding an attack is adding one module to hostile/: it is handed in and
-graded here with the rest.
+graded here with the rest. `plain_class()` is the attackers under plain `nbgrader autograde`,
+graded beside the batch's run.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import socket
 import subprocess
 import threading
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -161,8 +163,6 @@ class GradedClass:
 def _feedback(course: Path, parts: int = 2) -> subprocess.CompletedProcess:
     """`nbgrader generate_feedback "*"`, as `parts` processes side by side over disjoint
     students (it renders one notebook at a time; the gradebook is only read)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     students = sorted(p.name for p in (course / "autograded").iterdir())
     groups = [students[i::parts] for i in range(parts)]
 
@@ -178,11 +178,48 @@ def _feedback(course: Path, parts: int = 2) -> subprocess.CompletedProcess:
                                        "".join(d.stderr for d in done))
 
 
+@dataclass
+class PlainClass:
+    """The attackers (those plain nbgrader survives) and the neighbours under plain nbgrader."""
+
+    course: Path
+    listener: Listener
+    scores: dict[tuple[str, str], dict[str, float | None]]
+
+
+def _grade_plain() -> PlainClass:
+    import tempfile
+
+    listener = Listener()
+    course = hostile.course(Path(tempfile.mkdtemp(prefix="plain-class-")))
+    hand_in_hostile(course, listener, plain=True)
+    hostile.nbgrader(course, "autograde", "*")
+    listener.close()
+    return PlainClass(course, listener, hostile.scores(course))
+
+
+_BESIDE = ThreadPoolExecutor(1)
+"""Plain nbgrader's run beside the batch's: independent, and each leaves the other idle time
+(nbgrader's one kernel at a time; the batch's start-up, merge and retries)."""
+
+
+@functools.cache
+def _plain_started() -> Future:
+    return _BESIDE.submit(_grade_plain)
+
+
+def plain_class() -> PlainClass:
+    """The hostile class graded by plain `nbgrader autograde`, once per test session."""
+    return _plain_started().result()
+
+
 @functools.cache
 def graded_class() -> GradedClass:
     """The class graded by the batch, once per test session (see the module docstring)."""
     import tempfile
 
+    hostile.released()  # once, before two threads want it
+    _plain_started()  # plain nbgrader grades its copy of the attackers meanwhile
     listener = Listener()
     course = hostile.course(Path(tempfile.mkdtemp(prefix="graded-class-")))
     hand_in_corpus(course)
