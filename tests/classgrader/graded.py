@@ -23,7 +23,7 @@ import subprocess
 import threading
 import time
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +150,8 @@ def outputs_of(path: Path) -> str:
 
 @dataclass
 class GradedClass:
+    """What the one batch run left: the course, the command's result, what the tests read."""
+
     course: Path
     done: subprocess.CompletedProcess
     seconds: float
@@ -157,7 +159,7 @@ class GradedClass:
     submitted: dict[str, str]
     report: list[dict[str, Any]]
     feedback: subprocess.CompletedProcess
-    scores: dict[tuple[str, str], dict[str, float | None]] = field(default_factory=dict)
+    scores: dict[tuple[str, str], dict[str, float | None]]
 
 
 def _feedback(course: Path, parts: int = 2) -> subprocess.CompletedProcess:
@@ -187,11 +189,20 @@ class PlainClass:
     scores: dict[tuple[str, str], dict[str, float | None]]
 
 
-def _grade_plain() -> PlainClass:
+def _scratch(prefix: str) -> Path:
+    """A temporary folder removed when the test run ends."""
+    import atexit
+    import shutil
     import tempfile
 
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
+def _grade_plain() -> PlainClass:
     listener = Listener()
-    course = hostile.course(Path(tempfile.mkdtemp(prefix="plain-class-")))
+    course = hostile.course(_scratch("plain-class-"))
     hand_in_hostile(course, listener, plain=True)
     hostile.nbgrader(course, "autograde", "*")
     listener.close()
@@ -216,12 +227,10 @@ def plain_class() -> PlainClass:
 @functools.cache
 def graded_class() -> GradedClass:
     """The class graded by the batch, once per test session (see the module docstring)."""
-    import tempfile
-
     hostile.released()  # once, before two threads want it
     _plain_started()  # plain nbgrader grades its copy of the attackers meanwhile
     listener = Listener()
-    course = hostile.course(Path(tempfile.mkdtemp(prefix="graded-class-")))
+    course = hostile.course(_scratch("graded-class-"))
     hand_in_corpus(course)
     hand_in_hostile(course, listener, plain=False)
     submitted = digests(course, "submitted")
