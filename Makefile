@@ -43,7 +43,7 @@ test: $(VENV)/.test chromium
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.test
-	$(BIN)/ruff check harness tests bench
+	$(BIN)/ruff check harness grader tests bench
 
 bench: $(VENV)/.test
 	$(BIN)/python -m bench
@@ -54,7 +54,7 @@ cassettes: $(VENV)/.lab
 
 # Regenerate exercises/ from solutions/ with nbgrader.
 exercises: $(VENV)/.lab
-	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m harness.grading.release
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m grader release
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -1,7 +1,7 @@
 """nbgrader settings for the kit's exercises; the repository root is the course directory.
 
 `solutions/` holds the source notebooks (the only hand-edited copy) and `exercises/` the release
-that `python -m harness.grading.release` regenerates. The gradebook (gradebook.db) and the
+that `python -m grader release` regenerates. The gradebook (gradebook.db) and the
 submitted/, autograded/ and feedback/ folders are created here when an instructor grades, and are
 ignored by git.
 """

@@ -2,7 +2,7 @@
 
 Builds a course from the repository's release, hands in 40 students x 4 exercises (reference
 solutions and the corpus's known bugs, the same for every run), grades one copy with
-`nbgrader autograde "*"` then `nbgrader export`, and two more with `python -m harness.grading.batch
+`nbgrader autograde "*"` then `nbgrader export`, and two more with `python -m grader
 autograde "*"` (grades.csv included), with forked kernels and with --no-fork, and checks that all
 gave every student the same score on every test. It times the kernel-start floor too: a kernel
 running one trivial cell, started fresh and forked from the batch's warm server. Set
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from grading import submissions  # noqa: E402 (the test corpus is the class)
 
-from harness.grading import release  # noqa: E402
+from grader import release  # noqa: E402
 
 STUDENTS = int(os.environ.get("BENCH_STUDENTS", "40"))
 BUGS = {"01_message_ordering": ["ordering_completion_order", "anthropic_tool_role"],
@@ -76,24 +76,23 @@ def timed(command: list[str], cwd: Path) -> tuple[float, float]:
 
 def kernel_floor(runs: int = 8, *, forked: bool = False) -> float:
     """Median seconds for a kernel to start, run `1 + 1` and shut down (nbclient): a fresh one,
-    or one forked from the batch's warm server (`batch_zygote`)."""
+    or one forked from the batch's warm server (`zygote`)."""
     import nbclient
     import nbformat
 
-    from harness.grading import batch_zygote
+    from grader import zygote
 
     env, server = dict(os.environ), None
     folder = Path(tempfile.mkdtemp(prefix="bench-kernels-"))
     try:
         if forked:
             socket_path = folder / "zygote"
-            server = subprocess.Popen([sys.executable, batch_zygote.__file__, "serve",
-                                       str(socket_path)], env=release.nbgrader_env(),
-                                      start_new_session=True)
+            server = subprocess.Popen(zygote.serve_command(str(socket_path)),
+                                      env=release.nbgrader_env(), start_new_session=True)
             while not socket_path.exists():
                 time.sleep(0.05)
-            os.environ[batch_zygote.ENV] = str(socket_path)
-            os.environ["JUPYTER_PATH"] = batch_zygote.kernelspec(str(folder), sys.executable)
+            os.environ[zygote.ENV] = str(socket_path)
+            os.environ["JUPYTER_PATH"] = zygote.kernelspec(str(folder), sys.executable)
         samples = []
         for _ in range(runs):
             notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
@@ -123,7 +122,7 @@ def main() -> None:
             shutil.copytree(base, course)
         nbgrader = str(Path(sys.executable).parent / "nbgrader")
         jobs = os.cpu_count() or 1
-        batch = [sys.executable, "-m", "harness.grading.batch", "autograde", "*", "--jobs",
+        batch = [sys.executable, "-m", "grader", "autograde", "*", "--jobs",
                  str(jobs), "--quiet"]
         runs = {"autograde": timed([nbgrader, "autograde", "*"], courses["sequential"]),
                 "export": timed([nbgrader, "export"], courses["sequential"]),

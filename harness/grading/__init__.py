@@ -5,8 +5,8 @@ the grade id of the test cell that calls it, and raises `CheckFailed` (an Assert
 message names the first divergence and the lesson to reread. Checks print nothing, silence
 warnings, never reach the network, and score 0 for a submission that hands the work to the
 reference. `reference` holds the dict-form reference functions, `variants` the per-student numbers
-of the cost exercise, `release` regenerates `exercises/` from `solutions/` (run it as
-`python -m harness.grading.release`; it is not imported here). Importing this package under
+of the cost exercise. The class grader and the release tool live in the `grader` package, for
+instructors only. Importing this package under
 `nbgrader autograde` switches IPython to minimal tracebacks (see
 `report.hide_sources_when_autograding`): no feedback can quote a hidden test.
 """

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from grader.release import differences
 from harness.grading import (
     CheckFailed,
     DictModel,
@@ -26,7 +27,6 @@ from harness.grading import (
 from harness.grading import report as report_module
 from harness.grading.compare import dict_message
 from harness.grading.ownwork import Watch, reference_origin
-from harness.grading.release import differences
 from harness.grading.scenarios import loop_scenarios, transcripts
 from harness.guard import block_network
 from harness.loop import CLOSING_INSTRUCTION, NOT_EXECUTED, run

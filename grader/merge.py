@@ -1,0 +1,285 @@
+"""Write a shard's results into the instructor's course: one writer, the real gradebook.
+
+`Merger.merge(result)` records one graded submission the way `nbgrader autograde` does, with
+nbgrader's own code: the student and the submission with its timestamp through the `Gradebook`
+API, then nbgrader's `SaveAutoGrades` preprocessor on each executed notebook (each test's score,
+"No response." comments) and, once the grader's caps are in, its `AssignLatePenalties`
+preprocessor (the course's late-submission plugin). What the grader adds: it caps each test at
+the re-check's score (a capped test gets an error output, a comment saying why, and its notebook a
+flag), removes hidden-test lines from outputs, and copies the autograded files into place.
+`export` writes grades.csv with nbgrader's own CSV exporter. Nothing here runs student code.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nbformat
+from nbgrader.preprocessors import AssignLatePenalties, SaveAutoGrades
+
+from grader.course import Course
+
+RECHECK = "RecheckFailed"
+
+
+@dataclass
+class Incident:
+    """One thing the instructor should look at, as the report and the summary show it."""
+
+    student: str
+    assignment: str
+    what: str
+    notebook: str = ""
+    cell: str = ""
+    score: float | None = None
+    capped_to: float | None = None
+
+
+@dataclass
+class Merger:
+    """Holds the gradebook open while results arrive; `close()` commits and releases it."""
+
+    course: Course
+    definitions: dict[str, dict[str, Any]]
+    incidents: list[Incident] = field(default_factory=list)
+    gradebook: Any = None
+    log: logging.Logger = field(default_factory=lambda: logging.getLogger("grader.merge"))
+
+    def __post_init__(self) -> None:
+        self.gradebook = self.course.gradebook()
+        self.log.addHandler(logging.NullHandler())  # nbgrader's "N seconds late" notes: not here
+        self.log.propagate = False
+
+    def close(self) -> None:
+        self.gradebook.db.commit()
+        self.gradebook.close()
+
+    def register(self, students: list[str]) -> None:
+        """Create the students up front in sorted order, as nbgrader's sorted walk would: the
+        export lists students with equal names in the order they were created."""
+        for student in sorted(set(students)):
+            self.gradebook.update_or_create_student(student)
+        self.gradebook.db.commit()
+
+    def merge(self, result: dict[str, Any]) -> None:
+        """Record one submission (graded, or failed for good) and its incidents."""
+        from sqlalchemy.exc import SAWarning
+
+        try:
+            with warnings.catch_warnings():
+                # nbgrader's add_submission trips SQLAlchemy's autoflush warning; so does
+                # `nbgrader autograde` itself: it is harmless.
+                warnings.simplefilter("ignore", SAWarning)
+                self._merge(result)
+        except Exception as exc:  # one odd notebook must not stop the class's merge
+            self.gradebook.db.rollback()
+            self.incidents.append(Incident(result["student"], result["assignment"],
+                                           f"not recorded: {type(exc).__name__}: {exc}"))
+
+    def _merge(self, result: dict[str, Any]) -> None:
+        student, assignment = result["student"], result["assignment"]
+        gradebook = self.gradebook
+        gradebook.update_or_create_student(student)
+        stamp = self.course.timestamp(student, assignment)
+        submission = (gradebook.update_or_create_submission(assignment, student, timestamp=stamp)
+                      if stamp else gradebook.update_or_create_submission(assignment, student))
+        if not result["ok"]:
+            self._failed(result, submission)
+            return
+        if not any(line == "guarded" for line in result.get("cells", [])):
+            self.incidents.append(Incident(student, assignment, "the kernel ran without the "
+                                           "grading policy (the extension did not load)"))
+        if result.get("skipped"):
+            self.incidents.append(Incident(student, assignment, (
+                f"{len(result['skipped'])} cell(s) stopped the kernel (a crash, an exit or a "
+                f"loop that ignored the time limit): graded again without them")))
+        dest = self.course.autograded(student, assignment)
+        files = dict(result["files"])
+        gradebook.db.commit()  # nbgrader's preprocessors open sessions of their own
+        for notebook in self.definitions[assignment]["notebooks"]:
+            name = f"{notebook}.ipynb"
+            if name not in files:
+                self._missing(notebook, assignment, student)
+                continue
+            cells = nbformat.reads(files[name].decode(), as_version=nbformat.NO_CONVERT)
+            self._nbgrader(SaveAutoGrades, cells, notebook, assignment, student)
+            redacted = self._redact(cells, notebook, result)
+            if self._cap(cells, notebook, result, submission) or redacted:
+                files[name] = (json.dumps(cells, indent=1, sort_keys=True,
+                                          separators=(",", ": "), ensure_ascii=False)
+                               + "\n").encode()
+            if result.get("skipped"):
+                self.gradebook.find_submission_notebook(notebook, assignment,
+                                                        student).flagged = True
+            gradebook.db.commit()
+            self._nbgrader(AssignLatePenalties, cells, notebook, assignment, student)
+        self._write(dest, files)
+        gradebook.db.commit()
+
+    def _nbgrader(self, preprocessor: type, cells: Any, notebook: str, assignment: str,
+                  student: str) -> None:
+        """Run one of nbgrader's autograde preprocessors on an executed notebook, as
+        `nbgrader autograde` runs it (it writes to the gradebook in a session of its own)."""
+        resources = {"nbgrader": {"notebook": notebook, "assignment": assignment,
+                                  "student": student, "db_url": self.course.coursedir.db_url}}
+        preprocessor(config=self.course.config, log=self.log).preprocess(cells, resources)
+
+    def _missing(self, notebook: str, assignment: str, student: str) -> None:
+        """A notebook not handed in scores 0, as `nbgrader autograde` records it."""
+        record = self.gradebook.find_submission_notebook(notebook, assignment, student)
+        for grade in record.grades:
+            grade.auto_score = 0
+            grade.needs_manual_grade = False
+
+    # The grader's own additions --------------------------------------------------------------
+
+    def _redact(self, notebook: dict[str, Any], name: str, result: dict[str, Any]) -> bool:
+        """Remove hidden test lines from every output (a submission can read its own tests from
+        the kernel's memory and print them later): feedback shows outputs. True if changed."""
+        hidden = hidden_lines(self.definitions[result["assignment"]]["notebooks"][name])
+        found = False
+        for cell in notebook.get("cells", []):
+            for output in cell.get("outputs", []):
+                for holder, key in _texts(output):
+                    text = holder[key]
+                    text = "".join(text) if isinstance(text, list) else text
+                    kept = [HIDDEN if line.strip() in hidden else line
+                            for line in text.splitlines(keepends=True)]
+                    if "".join(kept) != text:
+                        holder[key], found = "".join(kept), True
+        if found:
+            self.incidents.append(Incident(result["student"], result["assignment"],
+                                           "printed hidden test lines (removed)", name))
+            record = self.gradebook.find_submission_notebook(name, result["assignment"],
+                                                             result["student"])
+            record.flagged = True
+        return found
+
+    def _cap(self, notebook: dict[str, Any], name: str, result: dict[str, Any],
+             submission: Any) -> bool:
+        """Cap each test at the re-check's score; annotate what was capped. True if changed."""
+        student, assignment = result["student"], result["assignment"]
+        rechecked = result.get("recheck", {}).get(name) or {}
+        scores = rechecked.get("scores", {})
+        changed = False
+        for cell in notebook.get("cells", []):
+            meta = cell.get("metadata", {}).get("nbgrader", {})
+            if not meta.get("grade") or meta.get("solution") or cell.get("cell_type") != "code":
+                continue
+            grade = self.gradebook.find_grade(meta["grade_id"], name, assignment, student)
+            if grade.auto_score is None:
+                continue
+            found = scores.get(meta["grade_id"])
+            if found is None:
+                why = rechecked.get("error") or "the re-check did not grade this test"
+                found = {"score": 0.0, "note": f"{why}; capped to 0 until someone looks"}
+            if found["score"] >= grade.auto_score:
+                continue
+            self.incidents.append(Incident(student, assignment, found["note"] or "", name,
+                                           meta["grade_id"], grade.auto_score, found["score"]))
+            grade.auto_score = found["score"]
+            grade.needs_manual_grade = grade.manual_score is not None
+            cell.setdefault("outputs", []).append(_annotation(found, meta))
+            self._comment(notebook, cell, name, assignment, student, found, meta)
+            record = self.gradebook.find_submission_notebook(name, assignment, student)
+            record.flagged = True
+            changed = True
+        return changed
+
+    def _comment(self, notebook: dict[str, Any], cell: dict[str, Any], name: str,
+                 assignment: str, student: str, found: dict[str, Any],
+                 meta: dict[str, Any]) -> None:
+        """Say why under the nearest solution cell before the test (nbgrader comments live on
+        solution cells)."""
+        cells = notebook["cells"]
+        for earlier in reversed(cells[:cells.index(cell)]):
+            solution = earlier.get("metadata", {}).get("nbgrader", {})
+            if solution.get("solution"):
+                from nbgrader.api import MissingEntry
+
+                try:
+                    comment = self.gradebook.find_comment(solution["grade_id"], name,
+                                                          assignment, student)
+                except MissingEntry:
+                    return
+                text = (f"Test {meta['grade_id']} was capped at {found['score']:g} by the "
+                        f"re-check: {found['note']}")
+                comment.auto_comment = "\n".join(filter(None, [comment.auto_comment, text]))
+                return
+
+    def _failed(self, result: dict[str, Any], submission: Any) -> None:
+        """A submission nbgrader could not grade even with its stopping cells skipped."""
+        for notebook in submission.notebooks:
+            notebook.flagged = True
+            for grade in notebook.grades:
+                grade.auto_score = 0
+                grade.needs_manual_grade = True
+        self.incidents.append(Incident(result["student"], result["assignment"],
+                                       result.get("reason") or "could not be graded"))
+        self.gradebook.db.commit()
+
+    def _write(self, dest: Path, files: dict[str, bytes]) -> None:
+        """Replace the autograded folder, with nbgrader's permissions."""
+        if dest.exists():
+            for path in dest.rglob("*"):
+                if path.is_file():
+                    path.chmod(0o644)
+            shutil.rmtree(dest)
+        mode = 0o664 if self.course.coursedir.groupshared else 0o444
+        for relative, data in files.items():
+            path = dest / relative
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+            os.chmod(path, mode)
+
+
+HIDDEN = "[a hidden test line was removed by the grader]\n"
+
+
+def hidden_lines(cells: list[dict[str, Any]]) -> set[str]:
+    """The lines between nbgrader's hidden-test markers in the tests of one notebook."""
+    lines: set[str] = set()
+    for cell in cells:
+        inside = False
+        for line in (cell.get("source") or "").splitlines():
+            if "BEGIN HIDDEN TESTS" in line:
+                inside = True
+            elif "END HIDDEN TESTS" in line:
+                inside = False
+            elif inside and line.strip():
+                lines.add(line.strip())
+    return lines
+
+
+def _texts(output: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
+    """Where text lives in one output: a stream's text, each data type, an error's parts."""
+    found = [(output, key) for key in ("text", "evalue") if isinstance(output.get(key),
+                                                                        str | list)]
+    found += [(output["data"], key) for key in output.get("data", {})
+              if isinstance(output["data"][key], str | list)]
+    traceback = output.get("traceback")
+    if isinstance(traceback, list):
+        found += [(traceback, index) for index in range(len(traceback))]  # type: ignore[misc]
+    return found
+
+
+def _annotation(found: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
+    message = (f"the out-of-kernel re-check scored this test {found['score']:g} of "
+               f"{meta.get('points', 0):g}: {found['note']}")
+    return {"output_type": "error", "ename": RECHECK, "evalue": message,
+            "traceback": [f"\x1b[0;31m{RECHECK}\x1b[0m: {message}"]}
+
+
+def export(course: Course, path: Path) -> None:
+    """grades.csv, written by nbgrader's own CSV export plugin."""
+    from nbgrader.plugins import CsvExportPlugin
+
+    with course.gradebook() as gradebook:
+        CsvExportPlugin(config=course.config, to=str(path)).export(gradebook)

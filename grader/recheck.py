@@ -1,0 +1,179 @@
+"""The out-of-kernel re-check: each submission graded again, outside its notebook's state.
+
+`python -m grader.recheck JOB.json RESULT.json` (the batch runs it once per shard).
+It imports the grading code, snapshots it (`snapshot`), then forks one child per notebook to
+run its plan (`cells`), and watches each child from outside: a cell that outlives its time
+is interrupted, then killed, and the notebook runs again without it; reports that break the
+protocol (a submission writing to the pipe) score the notebook 0. The batch caps each nbgrader
+score at the re-check's score; this module only computes them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import sys
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from grader.cells import run_child
+
+GRACE = 3.0  # seconds between the interrupt and the kill
+RESTARTS = 4  # a notebook whose cells keep killing the child stops being retried
+
+
+class _Interfered(Exception):
+    """The child's reports broke the protocol: the submission wrote to the re-check's pipe."""
+
+
+class _Broken(Exception):
+    """The child failed before running any student code: the re-check itself is at fault."""
+
+
+def _attempt(steps: list[dict[str, Any]], skip: set[int], snapshot: Any,
+             guard: dict[str, Any], timeout: float) -> tuple[dict[int, dict], int | None]:
+    """Run the plan once in a fresh child; return its reports and the cell that stopped it."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover (the child never returns)
+        os.close(read)
+        try:
+            run_child(steps, skip, snapshot, write, guard)
+        finally:
+            os._exit(1)
+    os.close(write)
+    reports: dict[int, dict] = {}
+    running, since, interrupted, ended, ready, buffer = None, time.monotonic(), False, False, \
+        False, b""
+    try:
+        while True:
+            if select.select([read], [], [], 0.2)[0]:
+                chunk = os.read(read, 1 << 16)
+                if not chunk:
+                    break
+                buffer += chunk
+                if len(buffer) > 1 << 22:
+                    raise _Interfered("a report far too long")
+                *lines, buffer = buffer.split(b"\n")
+                for line in lines:
+                    ready = ready or line == b"ready"
+                    running, ended = _parse(line, reports, running, ended, len(steps))
+                    if running is not None and line.startswith(b"start"):
+                        since, interrupted = time.monotonic(), False
+            if running is not None and time.monotonic() - since > timeout + (
+                    GRACE if interrupted else 0):
+                if interrupted:
+                    os.kill(pid, signal.SIGKILL)
+                    break
+                os.kill(pid, signal.SIGINT)
+                interrupted, since = True, time.monotonic() - timeout
+    finally:
+        os.close(read)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+    if ended:
+        return reports, None
+    if not ready:
+        raise _Broken("the re-check could not start its child process")
+    return reports, running if running is not None else min(
+        (i for i in range(len(steps)) if i not in reports), default=None)
+
+
+def _parse(line: bytes, reports: dict[int, dict], running: int | None, ended: bool,
+           count: int) -> tuple[int | None, bool]:
+    """Follow the protocol: start i, done {...}, end; anything else is interference."""
+    if ended:
+        raise _Interfered("a report after the end")
+    if line == b"ready" and running is None and not reports:
+        return None, False
+    if line.startswith(b"start ") and running is None:
+        index = int(line[6:])
+        if index != len(reports) or index >= count:
+            raise _Interfered("cells reported out of order")
+        return index, False
+    if line.startswith(b"done ") and running is not None:
+        report = json.loads(line[5:])
+        if report.get("index") != running:
+            raise _Interfered("a report for another cell")
+        reports[running] = report
+        return None, False
+    if line == b"end" and running is None and len(reports) == count:
+        return None, True
+    raise _Interfered(f"an unexpected report {line[:40]!r}")
+
+
+def recheck(steps: list[dict[str, Any]], snapshot: Any, guard: dict[str, Any],
+            timeout: float, skip: Iterable[int] = ()) -> dict[str, Any]:
+    """Every test's score for one notebook, with a note where it failed, and the cells that
+    stopped the process (each was left out of the next attempt, as were the `skip` cells)."""
+    skip = set(skip)
+    reports: dict[int, dict] = {}
+    try:
+        for _ in range(RESTARTS + 1):
+            reports, stopped = _attempt(steps, skip, snapshot, guard, timeout)
+            if stopped is None:
+                break
+            skip.add(stopped)
+    except _Broken as exc:
+        return {"error": str(exc), "scores": {}, "stopped": []}
+    except (_Interfered, ValueError) as exc:  # ValueError: a report that is not JSON
+        note = f"the submission interfered with the re-check ({exc})"
+        return {"scores": {s["grade_id"]: {"score": 0.0, "max": s["points"], "note": note}
+                           for s in steps if s["kind"] == "grade"}, "stopped": sorted(skip)}
+    scores = {}
+    for index, step in enumerate(steps):
+        if step["kind"] != "grade":
+            continue
+        report = reports.get(index)
+        if index in skip:
+            report = {"score": 0.0, "note": "the process running this test died or hung"}
+        elif report is None:
+            report = {"score": 0.0, "note": "the test never ran (an earlier cell hung)"}
+        scores[step["grade_id"]] = {"score": float(report.get("score") or 0.0),
+                                    "max": step["points"], "note": report.get("note")}
+    return {"scores": scores, "stopped": sorted(skip)}
+
+
+def _warm(imports: list[str]) -> None:
+    """Import the grading code (and IPython's input transformer) before the snapshot."""
+    import importlib
+    import pkgutil
+
+    import harness.grading
+
+    for info in pkgutil.walk_packages(harness.grading.__path__, "harness.grading."):
+        importlib.import_module(info.name)
+    for name in ["IPython.core.inputtransformer2", *imports]:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    job_path, result_path = argv if argv is not None else sys.argv[1:3]
+    with open(job_path) as handle:
+        job = json.load(handle)
+    _warm(job.get("imports", ["harness.providers.anthropic", "harness.loop"]))
+    from grader.snapshot import Snapshot
+
+    snapshot = Snapshot.take()
+    results = {}
+    for item in job["notebooks"]:
+        guard = {"own": item["own"], "private": job["private"], "memory_mb": job.get("memory_mb"),
+                 "stderr": os.path.join(job["work"], item["key"].replace("/", "_") + ".stderr")}
+        results[item["key"]] = recheck(item["steps"], snapshot, guard, float(job["timeout"]),
+                                       item.get("skip", ()))
+    with open(result_path, "w") as handle:
+        json.dump(results, handle)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,31 @@
+"""Per-student numbers: the cost answers of another student (alice), the id typed as hers, and
+the working directory moved (inside the student's own folder) to a path that names her, plus an
+environment change, so that the usage checks read her numbers. In the kernel that works; the
+re-check stands in the student's true folder before each test and gets her own numbers back."""
+
+from classgrader.hostile import index, reference
+
+EXERCISE = "04_cost"
+EXPECT: dict[str, float] = {"usage_anthropic_adds_cache_reads": 0,
+                            "usage_openai_cached_inside_prompt": 0}
+PLAIN: dict[str, float] | str = {}
+
+BORROW = '''import os
+
+from harness.grading import variants
+
+answers.update(variants.answers(variants.questions_of("{victim}")))
+os.makedirs("borrowed/autograded/{victim}/04_cost", exist_ok=True)
+os.chdir("borrowed/autograded/{victim}/04_cost")
+os.environ["AGENT_LOOP_KIT_GRADING"] = "{{}}"
+'''
+
+
+def build(student: str, context: dict) -> object:
+    notebook = reference(EXERCISE, student)
+    for cell in notebook.cells:
+        if cell.source.startswith("STUDENT_ID ="):
+            cell.source = f'STUDENT_ID = "{context["victim"]}"'
+    notebook.cells[index(notebook, "answers_solution")].source = BORROW.format(
+        victim=context["victim"])
+    return notebook

@@ -1,0 +1,15 @@
+"""A segmentation fault kills the kernel (ctypes is refused, so it uses faulthandler): the batch
+grades the notebook again without that cell."""
+
+from classgrader.hostile import add_cell, reference
+
+EXERCISE = "03_no_progress"
+EXPECT: dict[str, float] = {}
+PLAIN: dict[str, float] | str = "zero"
+
+
+def build(student: str, context: dict) -> object:
+    notebook = reference(EXERCISE, student)
+    add_cell(notebook, "call_key_tells_calls_apart",
+             "import faulthandler\n\nfaulthandler._sigsegv()")
+    return notebook

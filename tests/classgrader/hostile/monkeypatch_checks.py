@@ -1,0 +1,21 @@
+"""The starter code, and an answer cell that replaces every check of harness.grading.no_progress
+with a function that passes. In the kernel that works; the re-check puts the checks back."""
+
+from classgrader.hostile import append, starter
+
+EXERCISE = "03_no_progress"
+EXPECT: dict[str, float] | str = "zero"
+PLAIN: dict[str, float] | str = {}
+
+PATCH = """import harness.grading.no_progress as _checks
+
+for _name in dir(_checks):
+    if _name.startswith(("call_key_", "no_progress_")):
+        setattr(_checks, _name, lambda *args, **kwargs: None)
+"""
+
+
+def build(student: str, context: dict) -> object:
+    notebook = starter(EXERCISE)
+    append(notebook, "call_key_solution", PATCH)
+    return notebook

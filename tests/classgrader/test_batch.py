@@ -1,0 +1,291 @@
+"""The parallel batch (`python -m grader`): its pieces without nbgrader, then a class graded
+both ways, by plain sequential `nbgrader autograde` + `nbgrader export` and by the batch on two
+shards, which must leave the same gradebook (every score, comment, flag, penalty and timestamp),
+the same grades.csv and the same autograded notebooks; then one student regraded both ways.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from classgrader import hostile
+from grader import autograde as batch
+from grader.cells import plan
+from grader.engine import Progress
+
+# The pieces ---------------------------------------------------------------------------------
+
+
+def test_split_keeps_a_students_submissions_together_and_balances():
+    pairs = [(s, a) for s in "abcdef" for a in ("x", "y")] + [("g", "x")]
+    shards = batch.split(pairs, 3)
+    assert sorted(p for shard in shards for p in shard) == sorted(pairs)
+    assert all(len({a for s, a in shard if s == student}) in (0, 1, 2)
+               for shard in shards for student in "abcdefg")
+    assert max(map(len, shards)) - min(map(len, shards)) <= 2
+    assert batch.split(pairs, 99) and len(batch.split(pairs, 99)) == 7
+
+
+def test_culprit_is_the_cell_the_kernel_was_running_when_it_stopped():
+    assert batch.culprit(["kernel 1", "guarded", "start a", "done a", "start b"]) == "b"
+    assert batch.culprit(["kernel 1", "start a", "done a"]) is None
+    assert batch.culprit(["kernel 1", "start a", "kernel 2", "start c"]) == "c"
+    assert batch.culprit([]) is None
+
+
+def _cell(name, *, locked=True, grade=False, solution=False, source=None):
+    return {"name": name, "cell_type": "code", "locked": locked, "grade": grade,
+            "solution": solution, "task": False, "points": 1.0 if grade else 0.0,
+            "source": source or f"# {name}", "checksum": ""}
+
+
+def test_plan_takes_tests_from_the_gradebook_and_puts_back_what_was_lost():
+    definition = [_cell("setup"), _cell("answer", locked=False, solution=True),
+                  _cell("test_a", grade=True), _cell("test_b", grade=True)]
+    submitted = [  # setup stripped and faked, test_a emptied, test_b deleted, a cell added
+        {"cell_type": "code", "source": "check = fake", "grade_id": None},
+        {"cell_type": "code", "source": "def f(): pass", "grade_id": "answer"},
+        {"cell_type": "code", "source": "helper = 1", "grade_id": None},
+        {"cell_type": "code", "source": "pass", "grade_id": "test_a"}]
+    steps = plan(submitted, definition)
+    assert [(s["kind"], s["source"]) for s in steps] == [
+        ("locked", "# setup"), ("student", "check = fake"), ("student", "def f(): pass"),
+        ("student", "helper = 1"), ("grade", "# test_a"), ("grade", "# test_b")]
+
+
+def test_progress_line_has_a_bar_and_an_eta():
+    stream = io.StringIO()
+    progress = Progress(4, stream=stream)
+    progress.update("shard-0", 1)
+    progress.update("shard-1", 2, final=True)
+    progress.update("shard-1", 0)  # a shard's count is final once it has finished
+    line = progress.line()
+    assert line.startswith("grading: 3/4 [") and "75%" in line and "ETA 0:00:0" in line
+
+
+def test_snapshot_puts_monkeypatched_grading_code_back():
+    from grader.snapshot import Snapshot
+    from harness.grading import no_progress, reference
+
+    snapshot = Snapshot.take()
+    original_check, original_code = no_progress.no_progress_flags_a_repeat, \
+        reference.append_round.__code__
+    try:
+        no_progress.no_progress_flags_a_repeat = lambda *args: None
+        reference.append_round.__code__ = (lambda *args: None).__code__
+        assert len(snapshot.changes()) == 2
+    finally:
+        snapshot.restore()
+    assert snapshot.changes() == []
+    assert no_progress.no_progress_flags_a_repeat is original_check
+    assert reference.append_round.__code__ is original_code
+
+
+POLICY = textwrap.dedent("""
+    import os, socket, sqlite3, subprocess, sys
+    from grader import policy
+    own, private = sys.argv[1], sys.argv[2]
+    os.chdir(own)
+    policy.install(own, [private], allowed_profilers=policy.watch_codes())
+    def attempt(action):
+        try:
+            action()
+            return "allowed"
+        except PermissionError as error:
+            assert "blocked by the grader" in str(error)
+            return "blocked"
+    print(" ".join(attempt(a) for a in [
+        lambda: open("mine.txt", "w").write("ok"),
+        lambda: open(os.__file__).read(1),
+        lambda: open(os.path.join(private, "gradebook.db")).read(),
+        lambda: open(os.path.join(own, "..", "elsewhere.txt"), "w"),
+        lambda: socket.create_connection(("127.0.0.1", 9)),
+        lambda: socket.getaddrinfo("example.com", 80),
+        lambda: subprocess.run(["true"]),
+        lambda: sqlite3.connect(os.path.join(own, "g.db")),
+        lambda: os.chdir("/"),
+        lambda: sys.setprofile(None),
+        lambda: os.symlink(private, "link"),
+    ]))
+""")
+
+
+def test_policy_blocks_what_graded_code_must_not_do(tmp_path):
+    own, private = tmp_path / "own", tmp_path / "private"
+    own.mkdir()
+    private.mkdir()
+    (private / "gradebook.db").write_text("secret")
+    done = subprocess.run([sys.executable, "-c", POLICY, str(own), str(private)],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["allowed", "allowed"] + ["blocked"] * 9, done.stderr
+
+
+# A class graded both ways -------------------------------------------------------------------
+
+EXERCISES = ["01_message_ordering", "04_cost"]
+CLASS = {  # student: {exercise: corpus bug, None for the reference, "starter"}
+    "ada": {"01_message_ordering": None, "04_cost": None},
+    "bob": {"01_message_ordering": "ordering_completion_order", "04_cost": "cost_off_by_one"},
+    "cal": {"01_message_ordering": "starter", "04_cost": "starter"},
+    "dee": {"01_message_ordering": "anthropic_tool_role", "04_cost": "usage_copied_neighbour"},
+    "eve": {"01_message_ordering": None, "04_cost": "cost_cached_counted_twice"},
+    "fay": {"01_message_ordering": "ordering_results_merged"},
+}
+DUE = "2026-11-01 12:00:00.000000"
+LATE = {("eve", "01_message_ordering"), ("bob", "04_cost")}
+
+
+def _notebook(student: str, exercise: str, bug: str | None):
+    if bug == "starter":
+        return hostile.starter(exercise)
+    if bug is None:
+        return hostile.reference(exercise, student)
+    return hostile.with_bug(exercise, bug, student)
+
+
+def _prepare(course: Path) -> None:
+    """Hand the class in, with timestamps, a due date, late penalties and a roster."""
+    for student, work in CLASS.items():
+        for exercise, bug in work.items():
+            hostile.hand_in(course, student, exercise, _notebook(student, exercise, bug))
+            day = "02" if (student, exercise) in LATE else "01"
+            (course / "submitted" / student / exercise / "timestamp.txt").write_text(
+                f"2026-11-{day} 10:00:00.000000 UTC")
+    with open(course / "nbgrader_config.py", "a") as config:
+        config.write('c.LateSubmissionPlugin.penalty_method = "zero"\n')
+    with sqlite3.connect(course / "gradebook.db") as db:
+        db.execute("UPDATE assignment SET duedate = ?", (DUE,))
+        db.execute("INSERT INTO student (id, first_name, last_name, email) VALUES "
+                   "('bob', 'Bob', 'Stone', 'bob@example.org')")
+
+
+JOINS = """JOIN submitted_assignment sa ON sn.assignment_id = sa.id
+           JOIN assignment a ON sa.assignment_id = a.id JOIN notebook n ON sn.notebook_id = n.id"""
+
+
+def _state(course: Path) -> dict[str, list]:
+    """Everything autograde writes to the gradebook, keyed by names (ids differ run to run)."""
+    with sqlite3.connect(course / "gradebook.db") as db:
+        def query(sql: str) -> list:
+            return sorted(db.execute(sql).fetchall(), key=repr)
+
+        return {
+            "grades": query(f"""SELECT sa.student_id, a.name, n.name, bc.name, g.auto_score,
+                g.manual_score, g.extra_credit, g.needs_manual_grade FROM grade g
+                JOIN base_cell bc ON g.cell_id = bc.id
+                JOIN submitted_notebook sn ON g.notebook_id = sn.id {JOINS}"""),
+            "comments": query(f"""SELECT sa.student_id, a.name, n.name, bc.name, c.auto_comment,
+                c.manual_comment FROM comment c JOIN base_cell bc ON c.cell_id = bc.id
+                JOIN submitted_notebook sn ON c.notebook_id = sn.id {JOINS}"""),
+            "notebooks": query(f"""SELECT sa.student_id, a.name, n.name, sn.flagged,
+                sn.late_submission_penalty FROM submitted_notebook sn {JOINS}"""),
+            "submissions": query("""SELECT sa.student_id, a.name, sa.timestamp, sa.extension
+                FROM submitted_assignment sa JOIN assignment a ON sa.assignment_id = a.id"""),
+            "students": db.execute("SELECT * FROM student").fetchall()}
+
+
+def _autograded(course: Path) -> dict[str, list]:
+    """Each autograded notebook's cells (source, outputs, metadata) without what differs between
+    any two runs: the execution timestamps, and where the kernel split a stream into chunks."""
+    found = {}
+    for path in sorted((course / "autograded").rglob("*.ipynb")):
+        cells = json.loads(path.read_text())["cells"]
+        for cell in cells:
+            cell["metadata"].pop("execution", None)
+            cell["outputs"] = _joined(cell.get("outputs", []))
+        found[str(path.relative_to(course))] = cells
+    return found
+
+
+def _joined(outputs: list[dict]) -> list[dict]:
+    joined: list[dict] = []
+    for output in outputs:
+        if output.get("output_type") == "stream" and joined and \
+                joined[-1].get("output_type") == "stream" and joined[-1]["name"] == output["name"]:
+            joined[-1] = {**joined[-1], "text": "".join(joined[-1]["text"]) + "".join(
+                output["text"])}
+        else:
+            joined.append({**output, "text": "".join(output["text"])} if "text" in output
+                          else output)
+    return joined
+
+
+@pytest.fixture(scope="module")
+def both(tmp_path_factory):
+    sequential = hostile.course(tmp_path_factory.mktemp("sequential"))
+    parallel = hostile.course(tmp_path_factory.mktemp("parallel"))
+    for course in (sequential, parallel):
+        _prepare(course)
+    done = _side_by_side(sequential, parallel, ["*"], ["*", "--jobs", "2", "--quiet"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    return sequential, parallel, done
+
+
+def _side_by_side(sequential: Path, parallel: Path, autograde: list[str],
+                  batch: list[str]) -> subprocess.CompletedProcess:
+    """Sequential `nbgrader autograde` (then export) on one course while the batch grades the
+    other: they are independent, so they overlap."""
+    def nbgrader() -> None:
+        hostile.nbgrader(sequential, "autograde", *autograde)
+        hostile.nbgrader(sequential, "export", "--to", "grades.csv")
+
+    with ThreadPoolExecutor(1) as pool:
+        plain = pool.submit(nbgrader)
+        done = hostile.batch(parallel, *batch)
+        plain.result()
+    return done
+
+
+@pytest.mark.slow
+def test_parallel_batch_writes_what_sequential_nbgrader_writes(both):
+    sequential, parallel, done = both
+    assert _state(parallel) == _state(sequential)
+    assert (parallel / "grades.csv").read_text() == (sequential / "grades.csv").read_text()
+    assert _autograded(parallel) == _autograded(sequential)
+    assert "0 incidents" in done.stdout, done.stdout  # nothing capped in an honest class
+    # ada and eve both handed in the reference solution: a flag for review, not a lower grade
+    copied = (parallel / "copies.csv").read_text().splitlines()
+    assert copied[0] == "assignment,cell,student,other,similarity"
+    assert "01_message_ordering,append_round_solution,ada,eve,1.0" in copied
+    assert ("01_message_ordering,append_round_solution,ada,"
+            "reference:harness.grading.reference.append_round,1.0") in copied
+    assert "near-copies flagged for review in copies.csv" in done.stdout
+    scores = hostile.scores(parallel)
+    assert sum(scores[("ada", "01_message_ordering")].values()) == 7
+    assert sum(scores[("cal", "04_cost")].values()) == 0
+
+
+@pytest.mark.slow
+def test_regrading_one_student_replaces_only_their_rows(both):
+    sequential, parallel, _ = both
+    untouched = {p: p.read_bytes() for p in (parallel / "autograded").rglob("*.ipynb")
+                 if "/bob/" not in str(p)}
+    before = _state(parallel)
+    for course in (sequential, parallel):  # bob fixes his loop and gets a manual point
+        hostile.hand_in(course, "bob", "01_message_ordering",
+                        hostile.reference("01_message_ordering", "bob"))
+        with sqlite3.connect(course / "gradebook.db") as db:
+            db.execute("""UPDATE grade SET manual_score = 0.5 WHERE id IN (SELECT g.id FROM grade g
+                JOIN base_cell bc ON g.cell_id = bc.id JOIN submitted_notebook sn
+                ON g.notebook_id = sn.id JOIN submitted_assignment sa ON sn.assignment_id = sa.id
+                WHERE sa.student_id = 'bob' AND bc.name = 'run_cost_sums_every_call')""")
+    done = _side_by_side(sequential, parallel, ["*", "--student", "bob", "--force"],
+                         ["*", "--student", "bob", "--quiet"])
+    assert done.returncode == 0, done.stdout + done.stderr
+    after = _state(parallel)
+    assert after == _state(sequential)
+    assert (parallel / "grades.csv").read_text() == (sequential / "grades.csv").read_text()
+    for table, rows in after.items():  # only bob's rows changed
+        assert [r for r in rows if "bob" not in r] == [r for r in before[table] if "bob" not in r]
+    assert before["grades"] != after["grades"]
+    assert all(p.read_bytes() == data for p, data in untouched.items())
+    assert "nothing to grade" in hostile.batch(parallel, "*", "--quiet").stdout
