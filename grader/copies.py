@@ -161,6 +161,10 @@ def _named(function: types.FunctionType, source: str) -> list[Any]:
         if isinstance(node, ast.Name) and isinstance(function.__globals__.get(node.id),
                                                      types.FunctionType | type):
             named.append(function.__globals__[node.id])
+        elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
+                isinstance(module := function.__globals__.get(node.value.id), types.ModuleType) \
+                and module.__name__.startswith("harness"):  # `loop.run`: a harness module's
+            named.append(getattr(module, node.attr, None))
         elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("harness"):
             module = __import__(node.module, fromlist=["_"])
             named += [getattr(module, alias.name) for alias in node.names]
