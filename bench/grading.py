@@ -2,7 +2,7 @@
 
 Builds a course from the repository's release, hands in 40 students x 4 exercises (reference
 solutions and the corpus's known bugs, the same for every run), grades one copy with
-`nbgrader autograde "*"` then `nbgrader export`, and two more with `python -m harness.grading.batch
+`nbgrader autograde "*"` then `nbgrader export`, and two more with `python -m grader
 autograde "*"` (grades.csv included), with forked kernels and with --no-fork, and checks that all
 gave every student the same score on every test. It times the kernel-start floor too: a kernel
 running one trivial cell, started fresh and forked from the batch's warm server. Set

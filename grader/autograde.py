@@ -117,9 +117,8 @@ class Batch:
         self.template = build_template(self.scratch / "template.db",
                                        list(self.definitions.values()),
                                        self.course.coursedir.course_id)
-        pairs = self.course.submissions(list(self.definitions), options.student or None)
-        regrade = options.force or bool(options.student)
-        self.pairs = [p for p in pairs if regrade or self.course.needs_grading(*p)]
+        self.pairs = self.course.submissions(list(self.definitions), options.student or None,
+                                             regrade=options.force or bool(options.student))
         self.skip: dict[str, set[str]] = {}
         self.failures: dict[tuple[str, str], str] = {}
 

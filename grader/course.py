@@ -1,10 +1,11 @@
 """The instructor's course as the batch reads it: settings, assignment definitions, submissions.
 
-`Course.open(root)` loads the course's nbgrader_config.py the way nbgrader does and answers what the
-batch needs before grading: which submissions to grade (nbgrader's own rule, or all of them with
-`force`), each assignment's definition from the gradebook (the source cells in order, with the
-tests and their hidden lines), a small gradebook holding only those definitions for the shards, and
-the files of each submission. It reads the course and writes only the template it is asked for.
+`Course.open(root)` loads the course's nbgrader_config.py the way nbgrader does and answers what
+the batch needs before grading: which submissions to grade (those nbgrader's API reports as not
+yet autograded, or all of them with `force`), each assignment's definition from the gradebook (the
+source cells in order, with the tests and their hidden lines), a small gradebook holding only those
+definitions for the shards, and the files of each submission. It reads the course and writes only
+the template it is asked for.
 """
 
 from __future__ import annotations
@@ -65,28 +66,24 @@ class Course:
     def autograded(self, student: str, assignment: str) -> Path:
         return self.folder(self.coursedir.autograded_directory, student, assignment)
 
-    def submissions(self, assignments: list[str], students: list[str] | None = None
-                    ) -> list[tuple[str, str]]:
-        """(student, assignment) pairs handed in, sorted, restricted to `students` if given."""
-        found = []
-        base = self.root / self.coursedir.submitted_directory
-        for student_dir in sorted(base.iterdir()) if base.is_dir() else []:
-            if students and student_dir.name not in students:
-                continue
-            for assignment in assignments:
-                if any(self.submitted(student_dir.name, assignment).glob("*.ipynb")):
-                    found.append((student_dir.name, assignment))
-        excluded = set(filter(None, self.coursedir.student_id_exclude.split(",")))
-        return [pair for pair in found if pair[0] not in excluded]
+    def submissions(self, assignments: list[str], students: list[str] | None = None, *,
+                    regrade: bool = False) -> list[tuple[str, str]]:
+        """(student, assignment) pairs to grade, sorted: those nbgrader reports as submitted and
+        not yet autograded (or handed in again since), every submission with `regrade`;
+        restricted to `students` if given. A folder without a notebook is no submission."""
+        from nbgrader.apps.api import NbGraderAPI
 
-    def needs_grading(self, student: str, assignment: str) -> bool:
-        """nbgrader's rule without --force: not autograded yet, or handed in again since."""
-        done = self.autograded(student, assignment)
-        if not done.exists():
-            return True
-        new = self.coursedir.get_existing_timestamp(str(self.submitted(student, assignment)))
-        old = self.coursedir.get_existing_timestamp(str(done))
-        return new is not None and old is not None and new > old
+        api = NbGraderAPI(coursedir=self.coursedir, config=self.config)
+        excluded = set(filter(None, self.coursedir.student_id_exclude.split(",")))
+        found = []
+        for assignment in assignments:
+            waiting = api.get_submitted_students(assignment)
+            if not regrade:
+                waiting -= api.get_autograded_students(assignment)
+            found += [(student, assignment) for student in waiting
+                      if (not students or student in students) and student not in excluded
+                      and any(self.submitted(student, assignment).glob("*.ipynb"))]
+        return sorted(found)
 
     def timestamp(self, student: str, assignment: str) -> Any:
         return self.coursedir.get_existing_timestamp(str(self.submitted(student, assignment)))

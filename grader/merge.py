@@ -1,11 +1,13 @@
 """Write a shard's results into the instructor's course: one writer, the real gradebook.
 
-`Merger.merge(result)` does for one graded submission what `nbgrader autograde` does to the
-gradebook (the student, the submission and its timestamp, each test's score from the executed
-notebook, the "No response." comments, late penalties) and copies the autograded files into place;
-then it caps each test at the re-check's score, and a capped test gets an error output and a
-comment saying why, and its notebook a flag. `export` writes grades.csv as `nbgrader export` does.
-Nothing here runs student code; the shards did.
+`Merger.merge(result)` records one graded submission the way `nbgrader autograde` does, with
+nbgrader's own code: the student and the submission with its timestamp through the `Gradebook`
+API, then nbgrader's `SaveAutoGrades` preprocessor on each executed notebook (each test's score,
+"No response." comments) and, once the grader's caps are in, its `AssignLatePenalties`
+preprocessor (the course's late-submission plugin). What the grader adds: it caps each test at
+the re-check's score (a capped test gets an error output, a comment saying why, and its notebook a
+flag), removes hidden-test lines from outputs, and copies the autograded files into place.
+`export` writes grades.csv with nbgrader's own CSV exporter. Nothing here runs student code.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import nbformat
+from nbgrader.preprocessors import AssignLatePenalties, SaveAutoGrades
 
 from grader.course import Course
 
@@ -45,14 +50,12 @@ class Merger:
     definitions: dict[str, dict[str, Any]]
     incidents: list[Incident] = field(default_factory=list)
     gradebook: Any = None
-    log: logging.Logger = field(default_factory=lambda: logging.getLogger("batch"))
+    log: logging.Logger = field(default_factory=lambda: logging.getLogger("grader.merge"))
 
     def __post_init__(self) -> None:
-        from nbgrader.preprocessors import AssignLatePenalties
-
         self.gradebook = self.course.gradebook()
-        self._late = AssignLatePenalties(config=self.course.config)
-        self._late.init_plugin()
+        self.log.addHandler(logging.NullHandler())  # nbgrader's "N seconds late" notes: not here
+        self.log.propagate = False
 
     def close(self) -> None:
         self.gradebook.db.commit()
@@ -99,60 +102,43 @@ class Merger:
                 f"loop that ignored the time limit): graded again without them")))
         dest = self.course.autograded(student, assignment)
         files = dict(result["files"])
+        gradebook.db.commit()  # nbgrader's preprocessors open sessions of their own
         for notebook in self.definitions[assignment]["notebooks"]:
             name = f"{notebook}.ipynb"
             if name not in files:
                 self._missing(notebook, assignment, student)
                 continue
-            cells = json.loads(files[name])
-            self._save_grades(files[name], notebook, assignment, student)
+            cells = nbformat.reads(files[name].decode(), as_version=nbformat.NO_CONVERT)
+            self._nbgrader(SaveAutoGrades, cells, notebook, assignment, student)
             redacted = self._redact(cells, notebook, result)
             if self._cap(cells, notebook, result, submission) or redacted:
                 files[name] = (json.dumps(cells, indent=1, sort_keys=True,
                                           separators=(",", ": "), ensure_ascii=False)
                                + "\n").encode()
-            self._penalise(notebook, assignment, student, submission)
             if result.get("skipped"):
                 self.gradebook.find_submission_notebook(notebook, assignment,
                                                         student).flagged = True
+            gradebook.db.commit()
+            self._nbgrader(AssignLatePenalties, cells, notebook, assignment, student)
         self._write(dest, files)
         gradebook.db.commit()
 
-    # What nbgrader's SaveAutoGrades and AssignLatePenalties do, on this one session ---------
-
-    def _save_grades(self, data: bytes, name: str, assignment: str, student: str) -> None:
-        import nbformat
-        from nbgrader import utils
-
-        for cell in nbformat.reads(data.decode(), as_version=nbformat.NO_CONVERT).cells:
-            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
-            if utils.is_grade(cell):
-                grade = self.gradebook.find_grade(grade_id, name, assignment, student)
-                grade.auto_score, _ = utils.determine_grade(cell, self.log)
-                grade.needs_manual_grade = (grade.manual_score is not None
-                                            or grade.auto_score is None)
-            if utils.is_solution(cell) or utils.is_task(cell):
-                comment = self.gradebook.find_comment(grade_id, name, assignment, student)
-                unchanged = cell.metadata.nbgrader.get("checksum") == utils.compute_checksum(cell)
-                comment.auto_comment = "No response." if unchanged and not utils.is_task(cell) \
-                    else None
+    def _nbgrader(self, preprocessor: type, cells: Any, notebook: str, assignment: str,
+                  student: str) -> None:
+        """Run one of nbgrader's autograde preprocessors on an executed notebook, as
+        `nbgrader autograde` runs it (it writes to the gradebook in a session of its own)."""
+        resources = {"nbgrader": {"notebook": notebook, "assignment": assignment,
+                                  "student": student, "db_url": self.course.coursedir.db_url}}
+        preprocessor(config=self.course.config, log=self.log).preprocess(cells, resources)
 
     def _missing(self, notebook: str, assignment: str, student: str) -> None:
+        """A notebook not handed in scores 0, as `nbgrader autograde` records it."""
         record = self.gradebook.find_submission_notebook(notebook, assignment, student)
         for grade in record.grades:
             grade.auto_score = 0
             grade.needs_manual_grade = False
 
-    def _penalise(self, notebook: str, assignment: str, student: str, submission: Any) -> None:
-        record = self.gradebook.find_submission_notebook(notebook, assignment, student)
-        record.late_submission_penalty = None
-        if submission.total_seconds_late > 0:
-            penalty = self._late.plugin_inst.late_submission_penalty(
-                student, record.score, submission.total_seconds_late)
-            if penalty is not None:
-                record.late_submission_penalty = self._late._check_late_penalty(record, penalty)
-
-    # The batch's own additions --------------------------------------------------------------
+    # The grader's own additions --------------------------------------------------------------
 
     def _redact(self, notebook: dict[str, Any], name: str, result: dict[str, Any]) -> bool:
         """Remove hidden test lines from every output (a submission can read its own tests from

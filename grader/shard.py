@@ -41,8 +41,23 @@ _ours = ["--HistoryManager.hist_file=:memory:",
 _theirs = c.Execute.extra_arguments if isinstance(c.Execute.extra_arguments, list) else []
 c.Execute.extra_arguments = [a for a in _theirs if a not in _ours] + _ours
 c.Execute.shutdown_kernel = "immediate"  # every output is in by then: no need to wait
+_their_hook = c.Autograde.post_convert_hook if "post_convert_hook" in c.Autograde else None
+
+
+def _autograded(**submission):
+    """nbgrader's post-convert hook, called once per submission it autograded: one line each."""
+    with open({done!r}, "a") as log:
+        log.write(" ".join(submission["notebooks"]) + "\\n")
+    if callable(_their_hook):
+        _their_hook(**submission)
+
+
+c.Autograde.post_convert_hook = _autograded
 '''
 
+
+AUTOGRADED = ".autograded"
+"""The file nbgrader's post-convert hook appends to, a line per submission: the shard's progress."""
 
 _RUNNING: set[int] = set()
 """Process groups of the shards running in this process (nbgrader, re-check, kernel server)."""
@@ -99,7 +114,8 @@ def _start_zygote(scratch: Path, env: dict[str, str]) -> subprocess.Popen | None
 
 def _write_course(scratch: Path, payload: dict[str, Any]) -> None:
     dirs = payload["dirs"]
-    extra = SETTINGS.format(root=str(scratch), db=f"sqlite:///{scratch / 'gradebook.db'}")
+    extra = SETTINGS.format(root=str(scratch), db=f"sqlite:///{scratch / 'gradebook.db'}",
+                            done=str(scratch / AUTOGRADED))
     if payload.get("timeout"):
         extra += f"c.Execute.timeout = {int(payload['timeout'])}\n"
     (scratch / "nbgrader_config.py").write_text(payload["config"] + "\n" + extra)
@@ -219,11 +235,11 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
             stdout=subprocess.DEVNULL, stderr=open(scratch / "recheck.log", "wb"),
             stdin=subprocess.DEVNULL, start_new_session=True)
         _RUNNING.add(recheck.pid)
-        log = scratch / "autograde.log"
+        log, done = scratch / "autograde.log", scratch / AUTOGRADED
 
         def tick() -> None:
-            if progress:
-                progress(log.read_bytes().count(b"Setting destination file permissions"))
+            if progress and done.exists():
+                progress(len(done.read_bytes().splitlines()))
 
         try:
             code, timed_out = _run([_bin("nbgrader"), "autograde", "*", "--force"], scratch, env,
