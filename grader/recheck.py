@@ -1,11 +1,15 @@
 """The out-of-kernel re-check: each submission graded again, outside its notebook's state.
 
-`python -m grader.recheck JOB.json RESULT.json` (the batch runs it once per shard).
-It imports the grading code, snapshots it (`snapshot`), then forks one child per notebook to
-run its plan (`cells`), and watches each child from outside: a cell that outlives its time
-is interrupted, then killed, and the notebook runs again without it; reports that break the
-protocol (a submission writing to the pipe) score the notebook 0. The batch caps each nbgrader
-score at the re-check's score; this module only computes them.
+`python -m grader.recheck < JOB.json > RESULT.json` (the shard runs it once per student, in the
+OS sandbox, with that student's folders only). It imports the grading code, snapshots it
+(`snapshot`), then forks one child per notebook to run its plan (`cells`); each child confines
+itself before any student code runs (`sandbox.confine_child`: no process of its own, no signal or
+ptrace to this parent, which is not dumpable either). The parent watches each child from
+outside: a cell that outlives its time is interrupted, then killed, and the notebook runs again
+without it; reports that break the protocol (a submission writing to the pipe) score the
+notebook 0. The batch caps each nbgrader score at the re-check's score; this module only computes
+them. What it adds to the sandbox: the tests' results come from the checks as imported, put back
+before every test, never from code the submission patched in its own kernel.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import os
 import select
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -156,22 +161,24 @@ def _warm(imports: list[str]) -> None:
             pass
 
 
-def main(argv: list[str] | None = None) -> int:
-    job_path, result_path = argv if argv is not None else sys.argv[1:3]
-    with open(job_path) as handle:
-        job = json.load(handle)
+def main() -> int:
+    from grader.sandbox import protect_parent
+
+    protect_parent()
+    job = json.load(sys.stdin)
+    os.close(0)  # nothing a child inherits may lead back to the shard
     _warm(job.get("imports", ["harness.providers.anthropic", "harness.loop"]))
     from grader.snapshot import Snapshot
 
     snapshot = Snapshot.take()
     results = {}
     for item in job["notebooks"]:
-        guard = {"own": item["own"], "private": job["private"], "memory_mb": job.get("memory_mb"),
-                 "stderr": os.path.join(job["work"], item["key"].replace("/", "_") + ".stderr")}
+        guard = {"own": item["own"], "confine": sys.platform.startswith("linux"),
+                 "stderr": os.path.join(tempfile.gettempdir(),
+                                        item["key"].replace("/", "_") + ".stderr")}
         results[item["key"]] = recheck(item["steps"], snapshot, guard, float(job["timeout"]),
                                        item.get("skip", ()))
-    with open(result_path, "w") as handle:
-        json.dump(results, handle)
+    json.dump(results, sys.stdout)
     return 0
 
 

@@ -33,7 +33,8 @@ import struct
 import sys
 
 ENV_KEPT = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH",
-            "PYTHONHASHSEED", "JPY_SESSION_NAME", "MPLBACKEND", "PYDEVD_DISABLE_FILE_VALIDATION")
+            "PYTHONHASHSEED", "JPY_SESSION_NAME", "MPLBACKEND", "PYDEVD_DISABLE_FILE_VALIDATION",
+            "NBGRADER_EXECUTION", "NBGRADER_VALIDATING")
 """The only variables a kernel inherits: an instructor's API keys must not reach a notebook.
 Not JPY_PARENT_PID: that pid means nothing in the kernel's pid namespace (ipykernel would think
 its parent gone); `--die-with-parent` does that job."""
@@ -84,9 +85,13 @@ def unavailable(bwrap=None):
     return None
 
 
-def settings(*, readable, hidden, limits=None, env=None, bwrap=None):
+def settings(*, readable, hidden, limits=None, env=None, logs=None, forks=False, bwrap=None):
     """The launcher's settings: what a kernel may read besides the system and Python, what it must
-    never see, its limits (see LIMITS) and variables to set. Plain data, written to a file."""
+    never see, its limits (see LIMITS) and variables to set. `logs`: a folder where each kernel
+    may append to one file of its own, named after its folder (`STUDENT.ASSIGNMENT.log`, the
+    grader's cell log). `forks`: the sandboxed process may start processes (a warm parent that
+    forks children, each confining itself with `confine_child` before running student code).
+    Plain data, written to a file."""
     unknown = set(limits or {}) - set(LIMITS)
     if unknown:
         raise ValueError(f"unknown sandbox limits {sorted(unknown)}; known: {sorted(LIMITS)}")
@@ -94,7 +99,8 @@ def settings(*, readable, hidden, limits=None, env=None, bwrap=None):
     return {"bwrap": bwrap or bwrap_path(), "readable": sorted(python | {os.path.realpath(p)
                                                                          for p in readable}),
             "hidden": sorted(os.path.realpath(p) for p in hidden),
-            "limits": {**LIMITS, **(limits or {})}, "env": dict(env or {})}
+            "limits": {**LIMITS, **(limits or {})}, "env": dict(env or {}),
+            "logs": os.path.realpath(logs) if logs else None, "forks": bool(forks)}
 
 
 def kernelspec(folder, settings_file, *, python=None, name="python3"):
@@ -112,10 +118,11 @@ def kernelspec(folder, settings_file, *, python=None, name="python3"):
     return folder
 
 
-def command(config, argv, *, cwd, sockets, connection, fds=None):
+def command(config, argv, *, cwd, sockets=None, connection=None, fds=None):
     """The bwrap command line that runs `argv` contained, in a copy of `cwd`, reading its
-    `connection` file and able to write only to `sockets` (the folder of its ipc sockets). `fds`
-    collects the descriptors the copies read from (open until bwrap has started)."""
+    `connection` file and able to write only to `sockets` (the folder of its ipc sockets) and its
+    log (see `settings`). `fds` collects the descriptors the copies read from (open until bwrap
+    has started)."""
     fds = [] if fds is None else fds
     limits = config["limits"]
     disk = str(limits["disk_mb"] * 1024 * 1024)
@@ -138,17 +145,29 @@ def command(config, argv, *, cwd, sockets, connection, fds=None):
             args += ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
     args += ["--size", disk, "--tmpfs", cwd]
     args += _copies(cwd, fds, limits)
-    args += ["--bind", sockets, sockets, "--ro-bind", connection, connection,
-             "--chdir", cwd, "--clearenv"]
+    if sockets:
+        args += ["--bind", sockets, sockets, "--ro-bind", connection, connection]
+    if config.get("logs"):
+        log = log_file(config["logs"], cwd)
+        with open(log, "ab"):
+            pass
+        args += ["--bind", log, log]
+    args += ["--chdir", cwd, "--clearenv"]
     env = {name: os.environ[name] for name in ENV_KEPT if name in os.environ}
     env.update({"HOME": "/tmp", "TMPDIR": "/tmp", "MPLCONFIGDIR": "/tmp", **config["env"]})
     for name, value in sorted(env.items()):
         args += ["--setenv", name, value]
     read, write = os.pipe()
-    os.write(write, seccomp_program())
+    os.write(write, seccomp_program(forks=config.get("forks", False)))
     os.close(write)
     fds.append(read)
     return [*args, "--seccomp", str(read), "--", *argv]
+
+
+def log_file(folder, cwd):
+    """The one file a kernel in `cwd` (.../STUDENT/ASSIGNMENT) may append to in `folder`."""
+    parts = os.path.realpath(cwd).rstrip("/").split("/")
+    return os.path.join(folder, f"{parts[-2]}.{parts[-1]}.log")
 
 
 def _within(path, root):
@@ -181,35 +200,71 @@ def _copies(folder, fds, limits):
 _LOAD, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
 _ALLOW, _KILL, _ERRNO = 0x7FFF0000, 0x80000000, 0x00050000
 _EPERM, _ENOSYS, _CLONE_THREAD = 1, 38, 0x00010000
-_ARCHES = {  # machine: (AUDIT_ARCH_*, clone, clone3, fork and vfork where they exist)
-    "x86_64": (0xC000003E, 56, 435, (57, 58)),
-    "aarch64": (0xC00000B7, 220, 435, ()),
+_ARCHES = {  # machine: AUDIT_ARCH_* and the numbers of the calls the filters look at
+    "x86_64": (0xC000003E, {"clone": 56, "clone3": 435, "fork": 57, "vfork": 58, "kill": 62,
+                            "tkill": 200, "tgkill": 234, "ptrace": 101, "process_vm_writev": 311,
+                            "pidfd_send_signal": 424, "pidfd_getfd": 438}),
+    "aarch64": (0xC00000B7, {"clone": 220, "clone3": 435, "kill": 129, "tkill": 130,
+                             "tgkill": 131, "ptrace": 117, "process_vm_writev": 271,
+                             "pidfd_send_signal": 424, "pidfd_getfd": 438}),
 }
 
 
-def seccomp_program(machine=None):
-    """The filter bwrap loads before it starts the kernel: no new process (fork, vfork, clone
-    without CLONE_THREAD), clone3 answered "not implemented" so the C library falls back to
-    clone, which the filter can inspect; any other architecture's system calls (a 32-bit
-    `int 0x80`, x32) kill the process. Everything else is allowed: the namespaces do the rest."""
+def seccomp_program(machine=None, *, forks=False, signals_to=None):
+    """A seccomp filter. Always: clone3 answered "not implemented" (the C library falls back to
+    clone, whose flags a filter can read), and another architecture's calls (a 32-bit
+    `int 0x80`, x32) kill the process. Unless `forks`: no new process (fork, vfork, clone without
+    CLONE_THREAD); threads are fine. With `signals_to` (a pid): signals only to that process, and
+    no ptrace or reaching into another process's memory or files. The namespaces do the rest."""
     machine = machine or os.uname().machine
     if machine not in _ARCHES:
         raise OSError(f"no seccomp filter for {machine}; known: {sorted(_ARCHES)}")
-    arch, clone, clone3, forks = _ARCHES[machine]
-    program = [(_LOAD, 0, 0, 4), (_JEQ, "arch ok", "kill", arch), ("arch ok",),
-               (_LOAD, 0, 0, 0)]
+    arch, number = _ARCHES[machine]
+    program = [(_LOAD, 0, 0, 4), (_JEQ, "arch ok", "kill", arch), ("arch ok",), (_LOAD, 0, 0, 0)]
     if machine == "x86_64":
-        program.append((_JGE, "deny", "native", 0x40000000))  # the x32 numbers
-        program.append(("native",))
-    program.append((_JEQ, "enosys", "not clone3", clone3))
-    program.append(("not clone3",))
-    for number in forks:
-        program += [(_JEQ, "deny", f"not {number}", number), (f"not {number}",)]
-    program += [(_JEQ, "clone", "allow", clone), ("clone",), (_LOAD, 0, 0, 16),
-                (_JSET, "allow", "deny", _CLONE_THREAD),
-                ("allow",), (_RET, 0, 0, _ALLOW), ("deny",), (_RET, 0, 0, _ERRNO | _EPERM),
-                ("enosys",), (_RET, 0, 0, _ERRNO | _ENOSYS), ("kill",), (_RET, 0, 0, _KILL)]
-    return _assemble(program)
+        program += [(_JGE, "deny", "native", 0x40000000), ("native",)]  # the x32 numbers
+    denied = []
+    if not forks:
+        denied += [name for name in ("fork", "vfork") if name in number]
+    if signals_to is not None:
+        denied += ["tkill", "ptrace", "process_vm_writev", "pidfd_send_signal", "pidfd_getfd"]
+        for call in ("kill", "tgkill"):  # allowed only with the pid as first argument
+            program += [(_JEQ, call, f"not {call}", number[call]), (call,), (_LOAD, 0, 0, 16),
+                        (_JEQ, "allow", "deny", signals_to), (f"not {call}",)]
+    program += [(_JEQ, "enosys", "not clone3", number["clone3"]), ("not clone3",)]
+    for name in denied:
+        program += [(_JEQ, "deny", f"not {name}", number[name]), (f"not {name}",)]
+    if not forks:
+        program += [(_JEQ, "clone", "allow", number["clone"]), ("clone",), (_LOAD, 0, 0, 16),
+                    (_JSET, "allow", "deny", _CLONE_THREAD)]
+    return _assemble(program + [
+        ("allow",), (_RET, 0, 0, _ALLOW), ("deny",), (_RET, 0, 0, _ERRNO | _EPERM),
+        ("enosys",), (_RET, 0, 0, _ERRNO | _ENOSYS), ("kill",), (_RET, 0, 0, _KILL)])
+
+
+def confine_child():
+    """In a child forked by a warm parent in the sandbox, before any student code: no process
+    of its own, signals only to itself, no ptrace (seccomp filters stack and cannot be lifted)."""
+    import ctypes
+
+    program = seccomp_program(forks=False, signals_to=os.getpid())
+    libc = ctypes.CDLL(None, use_errno=True)
+    buffer = ctypes.create_string_buffer(program, len(program))
+
+    class Program(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    fprog = Program(len(program) // 8, ctypes.addressof(buffer))
+    if libc.prctl(38, 1, 0, 0, 0) or libc.prctl(22, 2, ctypes.byref(fprog), 0, 0):  # NO_NEW_PRIVS,
+        raise OSError(ctypes.get_errno(), "the child could not confine itself (seccomp)")  # SECCOMP
+
+
+def protect_parent():
+    """The warm parent: not dumpable, so a child running as the same user cannot read or write
+    its memory through /proc (nor ptrace it, which the child's filter refuses too)."""
+    import ctypes
+
+    ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE
 
 
 def _assemble(program):
@@ -251,9 +306,12 @@ def _rlimits(limits):
 
 
 def launch(settings_file, argv):
-    """Start `argv` (a kernel command with `-f CONNECTION_FILE`) sandboxed; never returns."""
+    """Start `argv` sandboxed; never returns. A kernel command (with `-f CONNECTION_FILE`)
+    talks to its parent over ipc; `-- ARGV` runs a command that talks over its stdio only."""
     with open(settings_file) as handle:
         config = json.load(handle)
+    if argv[:1] == ["--"]:
+        _exec(config, command(config, argv[1:], cwd=os.getcwd(), fds=(fds := [])), fds)
     if "-f" not in argv[:-1]:
         raise SystemExit(f"sandbox launcher: no '-f CONNECTION_FILE' in {argv}")
     connection = os.path.abspath(argv[argv.index("-f") + 1])
@@ -274,6 +332,10 @@ def launch(settings_file, argv):
     fds = []
     args = command(config, argv, cwd=os.getcwd(), sockets=sockets, connection=connection,
                    fds=fds)
+    _exec(config, args, fds)
+
+
+def _exec(config, args, fds):
     for fd in fds:
         os.set_inheritable(fd, True)
     _rlimits(config["limits"])
@@ -282,5 +344,5 @@ def launch(settings_file, argv):
 
 if __name__ == "__main__":
     if len(sys.argv) < 3:
-        raise SystemExit("usage: python -I -S sandbox.py SETTINGS.json KERNEL_ARGV...")
+        raise SystemExit("usage: python -I -S sandbox.py SETTINGS.json KERNEL_ARGV... | -- ARGV")
     launch(sys.argv[1], sys.argv[2:])
