@@ -229,8 +229,8 @@ def seccomp_program(machine=None, *, forks=False, signals_to=None):
     if signals_to is not None:
         denied += ["tkill", "ptrace", "process_vm_writev", "pidfd_send_signal", "pidfd_getfd"]
         for call in ("kill", "tgkill"):  # allowed only with the pid as first argument
-            program += [(_JEQ, call, f"not {call}", number[call]), (call,), (_LOAD, 0, 0, 16),
-                        (_JEQ, "allow", "deny", signals_to), (f"not {call}",)]
+            program += [(_JEQ, f"is {call}", f"not {call}", number[call]), (f"is {call}",),
+                        (_LOAD, 0, 0, 16), (_JEQ, "allow", "deny", signals_to), (f"not {call}",)]
     program += [(_JEQ, "enosys", "not clone3", number["clone3"]), ("not clone3",)]
     for name in denied:
         program += [(_JEQ, "deny", f"not {name}", number[name]), (f"not {name}",)]
@@ -273,6 +273,8 @@ def _assemble(program):
     where, count = {}, 0
     for item in program:
         if len(item) == 1:
+            if item[0] in where:
+                raise ValueError(f"label {item[0]!r} twice in a seccomp program")
             where[item[0]] = count
         else:
             count += 1
@@ -339,7 +341,7 @@ def _exec(config, args, fds):
     for fd in fds:
         os.set_inheritable(fd, True)
     _rlimits(config["limits"])
-    os.execv(args[0], args)
+    os.execve(args[0], args, {})  # bwrap's reaper (pid 1 inside) shows its environment in /proc
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the OS sandbox is Linux's; elsewhere the container recipe")
 
 HARNESS = Path(__file__).resolve().parents[2] / "harness"
+GRADER = Path(sandbox.__file__).parent
 SECRET = "the gradebook's contents"
 
 
@@ -51,11 +52,11 @@ def box(tmp_path):
             "library": library, "runtime": runtime, "connection": connection}
 
 
-def run(box, code, *, limits=None, env=None, timeout=60):
+def run(box, code, *, limits=None, env=None, timeout=60, **options):
     """Run `code` in a fresh python through the launcher; return (exit code, stdout, stderr)."""
-    config = sandbox.settings(readable=[HARNESS, box["library"]],
+    config = sandbox.settings(readable=[HARNESS, GRADER, box["library"]],
                               hidden=[box["shard"], box["course"], box["library"] / "private"],
-                              limits=limits)
+                              limits=limits, **options)
     settings = box["shard"].parent / "sandbox.json"
     settings.write_text(json.dumps(config))
     done = subprocess.run([sys.executable, "-I", "-S", sandbox.__file__, str(settings),
@@ -194,6 +195,50 @@ print(json.dumps({{
         neighbour.wait()
 
 
+def test_each_kernel_may_append_to_its_own_log_and_no_other(box, tmp_path):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "bob.ex.log").write_text("bob's cells\n")
+    seen = outcome(box, TRY + f"""
+def append():
+    with open({str(logs / "alice.ex.log")!r}, "a") as log:
+        return log.write("start 1\\n")
+print(json.dumps({{"own": attempt(append),
+                  "other": attempt(lambda: open({str(logs / "bob.ex.log")!r}).read())}}))""",
+                   logs=logs)
+    assert seen == {"own": "allowed: 8", "other": "FileNotFoundError"}
+    assert (logs / "alice.ex.log").read_text() == "start 1\n"
+    assert (logs / "bob.ex.log").read_text() == "bob's cells\n"
+
+
+def test_a_warm_parent_forks_children_that_confine_themselves(box):
+    """The re-check's shape: a sandbox that may fork, whose children give that up (and any
+    hold on their parent) before they run student code."""
+    seen = outcome(box, TRY + """
+import signal, threading
+from grader.sandbox import confine_child, protect_parent
+protect_parent()
+parent, (read, write) = os.getpid(), os.pipe()
+child = os.fork()
+if child == 0:
+    confine_child()
+    ran = []
+    thread = threading.Thread(target=ran.append, args=(1,))
+    thread.start(); thread.join()
+    os.write(write, json.dumps({
+        "fork": attempt(os.fork), "signal parent": attempt(lambda: os.kill(parent, 0)),
+        "parent's memory": attempt(lambda: open(f"/proc/{parent}/mem", "rb").read(1)),
+        "signal itself": attempt(lambda: os.kill(os.getpid(), 0)), "thread": ran,
+    }).encode())
+    os._exit(0)
+os.close(write)  # a child that died unconfined leaves nothing to read, not a hang
+report = json.loads(os.read(read, 4096) or "{}")
+print(json.dumps({**report, "status": os.waitpid(child, 0)[1]}))""", forks=True, env={"PYTHONPATH": str(GRADER.parent)})
+    assert seen == {"fork": "PermissionError", "signal parent": "PermissionError",
+                    "parent's memory": "PermissionError", "signal itself": "allowed: None",
+                    "thread": [1], "status": 0}
+
+
 def test_filling_the_disk_fills_only_a_small_tmpfs(box):
     seen = outcome(box, TRY + """
 def fill(folder):
@@ -226,9 +271,11 @@ print(json.dumps({"memory": attempt(lambda: len(bytearray(1 << 30)))}))""",
 
 
 def test_the_instructors_variables_stay_outside(box):
-    seen = outcome(box, "import json, os; print(json.dumps(dict(os.environ)))",
+    seen = outcome(box, "import json, os; print(json.dumps({**os.environ, 'reaper': "
+                        "open('/proc/1/environ', 'rb').read().decode()}))",
                    env={"OPENAI_API_KEY": "sk-instructor", "LANG": "C.UTF-8"})
     assert "OPENAI_API_KEY" not in seen and seen["LANG"] == "C.UTF-8"
+    assert "sk-instructor" not in seen["reaper"]  # bwrap's own process, pid 1 in the sandbox
     assert seen["HOME"] == seen["TMPDIR"] == "/tmp"
 
 
