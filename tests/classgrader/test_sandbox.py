@@ -233,7 +233,8 @@ if child == 0:
     os._exit(0)
 os.close(write)  # a child that died unconfined leaves nothing to read, not a hang
 report = json.loads(os.read(read, 4096) or "{}")
-print(json.dumps({**report, "status": os.waitpid(child, 0)[1]}))""", forks=True, env={"PYTHONPATH": str(GRADER.parent)})
+print(json.dumps({**report, "status": os.waitpid(child, 0)[1]}))""",
+                   forks=True, env={"PYTHONPATH": str(GRADER.parent)})
     assert seen == {"fork": "PermissionError", "signal parent": "PermissionError",
                     "parent's memory": "PermissionError", "signal itself": "allowed: None",
                     "thread": [1], "status": 0}
