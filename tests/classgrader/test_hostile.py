@@ -1,9 +1,11 @@
 """The hostile corpus (tests/classgrader/hostile) through the real pipeline: one class of
-attackers and honest neighbours, graded by `python -m grader` with real nbgrader kernels. Each
-attack must score exactly what its module expects (no unearned point, the rest of the notebook
-still graded), the neighbours full marks with their files untouched, and the batch must finish.
-The same class under plain `nbgrader autograde` shows which attacks the batch is there to stop.
-Both runs write their scores to test-artifacts/hostile_outcomes.md for the lead to read.
+attackers and honest neighbours, graded by `python -m grader autograde` with real nbgrader
+kernels, each in the OS sandbox. Each attack must score exactly what its module expects (no
+unearned point, the rest of the notebook still graded), its outputs must show the operating
+system's refusal (there is no Python hook left to refuse anything), the neighbours full marks
+with their files untouched, and the batch must finish. The same class under plain `nbgrader
+autograde` shows which attacks the batch is there to stop. Both runs write their scores, and
+what stopped each attack, to test-artifacts/hostile_outcomes.md for the lead to read.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ NEIGHBOURS = {"aa_neighbour": "03_no_progress", "zz_neighbour": "03_no_progress"
 ATTACKS = {module.__name__.rsplit(".", 1)[1]: module for module in hostile.attacks()}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 OUTCOMES: dict[str, dict[str, str]] = {}
+SECRET = "sk-instructor-3f9a1c"
+"""A variable in the instructor's environment that no graded code may see."""
 
 
 class Listener:
@@ -55,7 +59,9 @@ class Listener:
 
 
 def _hand_in_class(course: Path, listener: Listener, *, plain: bool) -> None:
-    context = {"port": listener.port, "neighbour": "zz_neighbour", "victim": "alice"}
+    context = {"port": listener.port, "neighbour": "zz_neighbour", "victim": "alice",
+               "course": str(course), "students": sorted([*ATTACKS, *NEIGHBOURS]),
+               "secret": SECRET}
     for name, module in ATTACKS.items():
         if plain and module.PLAIN is None:
             continue
@@ -76,7 +82,8 @@ def graded(tmp_path_factory):
     _hand_in_class(course, listener, plain=False)
     submitted = _digests(course, "submitted")
     started = time.perf_counter()
-    done = hostile.batch(course, "*", "--jobs", "2", "--report", str(course / "report.json"))
+    done = hostile.batch(course, "*", "--jobs", "2", "--report", str(course / "report.json"),
+                         env={"GRADER_TEST_SECRET": SECRET})
     seconds = time.perf_counter() - started
     listener.close()
     yield {"course": course, "done": done, "seconds": seconds, "listener": listener,
@@ -131,10 +138,30 @@ def test_no_connection_and_no_write_outside_the_kernels_folders(graded):
     course = graded["course"]
     assert graded["listener"].accepted == 0
     assert not (course / "pwned.txt").exists()
-    outputs = _outputs(course, "network", "03_no_progress")
-    assert outputs.count("blocked by the grader") == 3, outputs
+    outputs = _outputs(course, "network", "03_no_progress")  # the kernel's own network namespace:
+    assert "ConnectionRefusedError" in outputs  # a loopback where nothing listens,
+    assert "Network is unreachable" in outputs  # no route out,
+    assert "URLError" in outputs and "connected" not in outputs  # and no name server
     outputs = _outputs(course, "writes_elsewhere", "03_no_progress")
     assert "wrote" not in outputs.replace("could not write", ""), outputs
+    assert "PermissionError" not in outputs  # not refused: not there (FileNotFoundError)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, m in ATTACKS.items() if getattr(m, "EVIDENCE",
+                                                                                    None)))
+def test_the_operating_system_stopped_it(graded, name):
+    module = ATTACKS[name]
+    outputs = _outputs(graded["course"], name, module.EXERCISE)
+    missing = [line for line in module.EVIDENCE if line not in outputs]
+    assert not missing, f"{name}: {missing} not in its outputs:\n{outputs[-3000:]}"
+
+
+def test_nothing_was_written_to_the_disk_and_no_secret_reached_an_output(graded):
+    course = graded["course"]
+    folder = course / "autograded" / "fills_disk" / "03_no_progress"
+    assert sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) < 1_000_000
+    for path in (course / "autograded").rglob("*.ipynb"):
+        assert SECRET not in path.read_text(), path
 
 
 def test_no_hidden_test_reaches_an_output_or_the_feedback(graded):
@@ -174,7 +201,7 @@ def test_plain_nbgrader_is_fooled_where_the_batch_is_not(tmp_path):
     listener = Listener()
     course = hostile.course(tmp_path)
     _hand_in_class(course, listener, plain=True)
-    hostile.nbgrader(course, "autograde", "*")
+    hostile.nbgrader(course, "autograde", "*", env={"GRADER_TEST_SECRET": SECRET})
     listener.close()
     scores = hostile.scores(course)
     for name, module in ATTACKS.items():
@@ -184,8 +211,10 @@ def test_plain_nbgrader_is_fooled_where_the_batch_is_not(tmp_path):
         observed = _observed(scores, name, module.EXERCISE)
         OUTCOMES.setdefault(name, {})["plain"] = _summary(observed, module.EXERCISE)
         assert observed == _expected(module.PLAIN, module.EXERCISE), name
-    assert listener.accepted == 1  # the network attack reached the loopback server
+    assert listener.accepted == 2  # the network attacks (Python, C) reached the loopback
     assert (course / "pwned.txt").exists()
+    assert "secret seen: True" in _outputs(course, "proc_environ", "03_no_progress")
+    assert "opened 0 of" not in _outputs(course, "ctypes_files", "03_no_progress")
     printed = _outputs(course, "reads_hidden_tests", "03_no_progress")
     assert [line for line in _hidden_lines() if line in printed]  # and would reach the feedback
     assert _observed(scores, "zz_neighbour", "03_no_progress") != _expected({}, "03_no_progress")
@@ -216,12 +245,14 @@ def _hidden_lines() -> list[str]:
 
 def _write_outcomes() -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    rows = ["| attack | exercise | expected under the batch | batch | plain nbgrader |",
-            "| --- | --- | --- | --- | --- |"]
+    rows = ["| attack | exercise | expected under the batch | batch | stopped by "
+            "| plain nbgrader |",
+            "| --- | --- | --- | --- | --- | --- |"]
     for name, module in sorted(ATTACKS.items()):
         doc = re.sub(r"\s+", " ", module.__doc__ or "").split(":")[0]
         expected = _summary(_expected(module.EXPECT, module.EXERCISE), module.EXERCISE)
         seen = OUTCOMES.get(name, {})
         rows.append(f"| {name}: {doc} | {module.EXERCISE} | {expected} | "
-                    f"{seen.get('batch', '?')} | {seen.get('plain', '?')} |")
+                    f"{seen.get('batch', '?')} | {getattr(module, 'STOPPED_BY', '')} | "
+                    f"{seen.get('plain', '?')} |")
     (ARTIFACTS / "hostile_outcomes.md").write_text("\n".join(rows) + "\n")
