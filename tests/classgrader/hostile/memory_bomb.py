@@ -7,8 +7,7 @@ from classgrader.hostile import add_cell, reference
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] = {}
 PLAIN = None
-STOPPED_BY = "RLIMIT_AS (the sandbox caps the address space)"
-EVIDENCE = ["MemoryError"]
+STOPPED_BY = "RLIMIT_AS (a MemoryError, or the kernel dies and the cell is left out)"
 
 TAKE = """_hoard = []
 for _gigabyte in range(12):
