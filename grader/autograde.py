@@ -14,8 +14,9 @@ every kernel contained by the operating system (`sandbox`; Linux; elsewhere run 
 the container recipe, or pass --unsafe-no-sandbox to grade with no containment at all) and every
 test re-checked outside its notebook (`recheck`). A submission whose kernel dies or hangs is
 graded again without the cell that stopped it. One writer merges the results (`merge`) and
-writes grades.csv. Shards run in --jobs local threads (default: one per core) or on Dask
-(`--scheduler local` or an address; needs the `grader` extra). ASSIGNMENT "*" means every
+writes grades.csv with nbgrader's exporter, then lists near-copies in the class (`copies`) in
+copies.csv beside it, for review. Shards run in --jobs local threads (default: one per core) or on
+Dask (`--scheduler local` or an address; needs the `grader` extra). ASSIGNMENT "*" means every
 assignment in the gradebook.
 """
 
@@ -33,11 +34,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from grader import copies
 from grader.course import Course, build_template, definition
 from grader.engine import DaskEngine, LocalEngine, Progress
 from grader.merge import Incident, Merger, export
 from grader.shard import grade_shard, stop_all
 
+COPIES = "copies.csv"
+"""Near-copies for review, written next to grades.csv (which stays nbgrader's export)."""
 ROUNDS = 4
 """Grading rounds: the first, then retries, each without the cells that stopped a kernel."""
 
@@ -123,6 +127,7 @@ class Batch:
         self.pairs = self.course.submissions(list(self.definitions), options.student or None,
                                              regrade=options.force or bool(options.student))
         self.skip: dict[str, set[str]] = {}
+        self.copies: list[copies.Copy] = []
         self.failures: dict[tuple[str, str], str] = {}
 
     def payload(self, shard: list[tuple[str, str]]) -> dict[str, Any]:
@@ -182,8 +187,19 @@ class Batch:
             engine.close()
             merger.close()
             shutil.rmtree(self.scratch, ignore_errors=True)
-        export(self.course, Path(options.csv) if options.csv else self.course.root / "grades.csv")
+        grades = Path(options.csv) if options.csv else self.course.root / "grades.csv"
+        export(self.course, grades)
+        self.copies = self._copies(grades.with_name(COPIES))
         return merger.incidents, len(self.failures)
+
+    def _copies(self, path: Path) -> list[copies.Copy]:
+        """Near-copies in the whole class (not only who was graded now), into copies.csv."""
+        course = self.course
+        handed_in = {pair: course.files(course.submitted(*pair))
+                     for pair in course.submissions(list(self.definitions), regrade=True)}
+        found = copies.find(handed_in, self.definitions)
+        copies.write_csv(found, path)
+        return found
 
     def _shards(self, slots: int) -> int:
         size = self.options.shard_size or (20 if self.options.scheduler else 0)
@@ -243,8 +259,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     for incident in incidents:
         where = "/".join(filter(None, [incident.student, incident.assignment, incident.cell]))
         print(f"  {where}: {incident.what}")
+    flagged = [Incident(c.student, c.assignment, f"near-copy of {c.other} (similarity "
+                        f"{c.similarity:.2f}): for the instructor to review", cell=c.cell)
+               for c in batch.copies]
+    print(f"{len(flagged)} near-copies flagged for review in {COPIES} (not graded down)")
+    for incident in flagged:
+        print(f"  {incident.student}/{incident.assignment}/{incident.cell}: {incident.what}")
     if options.report:
-        Path(options.report).write_text(json.dumps([asdict(i) for i in incidents], indent=1))
+        Path(options.report).write_text(json.dumps([asdict(i) for i in incidents + flagged],
+                                                   indent=1))
     return 1 if failed else 0
 
 

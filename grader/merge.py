@@ -143,7 +143,7 @@ class Merger:
     def _redact(self, notebook: dict[str, Any], name: str, result: dict[str, Any]) -> bool:
         """Remove hidden test lines from every output (a submission can read its own tests from
         the kernel's memory and print them later): feedback shows outputs. True if changed."""
-        hidden = _hidden(self.definitions[result["assignment"]]["notebooks"][name])
+        hidden = hidden_lines(self.definitions[result["assignment"]]["notebooks"][name])
         found = False
         for cell in notebook.get("cells", []):
             for output in cell.get("outputs", []):
@@ -243,7 +243,7 @@ class Merger:
 HIDDEN = "[a hidden test line was removed by the grader]\n"
 
 
-def _hidden(cells: list[dict[str, Any]]) -> set[str]:
+def hidden_lines(cells: list[dict[str, Any]]) -> set[str]:
     """The lines between nbgrader's hidden-test markers in the tests of one notebook."""
     lines: set[str] = set()
     for cell in cells:

@@ -1,10 +1,12 @@
 """The exercises with the real nbgrader: the release is in sync with the source, the source
 validates and the release does not, and a whole class goes through autograde, feedback and export.
 
-The end-to-end test builds a course in a temporary folder from the repository's nbgrader_config.py
-and solutions/, hands in the reference solutions, the untouched starters, every corpus submission
-(tests/grading/corpus) and one tampered notebook, then grades them all in ONE autograde call
-(nbgrader pays about 5 s per command and 1.5 s per notebook). It writes the score table to
+The end-to-end tests read the test run's one graded class (`classgrader.graded`): a course built
+from the repository's nbgrader_config.py and solutions/, where the reference solutions, the
+untouched starters, every corpus submission (tests/grading/corpus) and one tampered notebook were
+handed in and graded in ONE run of the class grader (the real `nbgrader autograde` in each shard;
+tests/classgrader/test_batch.py shows it writes what sequential nbgrader writes), with feedback
+and grades.csv. Each submission is one parametrised test. The score table goes to
 test-artifacts/exercise_scores.md for the lead to read.
 """
 
@@ -13,11 +15,11 @@ from __future__ import annotations
 import csv
 import html
 import re
-import time
 from pathlib import Path
 
 import nbformat
 import pytest
+from classgrader import graded
 from grading import submissions
 
 from grader import release
@@ -94,52 +96,6 @@ def test_every_graded_cell_calls_its_check():
 
 
 
-def _hand_in(course: Path, student: str, exercise: str, notebook: nbformat.NotebookNode) -> None:
-    folder = course / "submitted" / student / exercise
-    folder.mkdir(parents=True, exist_ok=True)
-    nbformat.write(notebook, folder / f"{exercise}.ipynb")
-
-
-def _tampered() -> nbformat.NotebookNode:
-    """Completion-order bug, the model-order test deleted and another test emptied."""
-    module = submissions.load("ordering_completion_order")
-    notebook = submissions.submission("01_message_ordering", module, student_id="tampered")
-    cells = []
-    for cell in notebook.cells:
-        grade_id = _cell_meta(cell).get("grade_id")
-        if grade_id == "append_round_keeps_model_order":
-            continue
-        if grade_id == "append_round_adds_turn_then_results":
-            cell.source = "pass"
-        cells.append(cell)
-    notebook.cells = cells
-    return notebook
-
-
-def _class(course: Path) -> dict[str, dict]:
-    """Hand in every submission; return what each student is expected to get."""
-    expected: dict[str, dict] = {}
-    for exercise in EXERCISES:
-        _hand_in(course, "solution", exercise,
-                 submissions.submission(exercise, None, student_id="solution"))
-        _hand_in(course, "starter", exercise, submissions.starter(exercise))
-    expected["solution"] = {"fails": set(), "exercises": EXERCISES}
-    expected["starter"] = {"fails": "all", "exercises": EXERCISES}
-    for name in submissions.corpus():
-        module = submissions.load(name)
-        student = "copycat" if getattr(module, "TYPED_ID", None) else name
-        for exercise in submissions.exercises_of(module):
-            _hand_in(course, student, exercise,
-                     submissions.submission(exercise, module, student_id=student))
-        expected[student] = {"fails": set(module.FAILS), "expect": getattr(module, "EXPECT", ""),
-                             "exercises": submissions.exercises_of(module), "module": name}
-    _hand_in(course, "tampered", "01_message_ordering", _tampered())
-    expected["tampered"] = {"fails": {"append_round_keeps_model_order"},
-                            "expect": "in the order they finished",
-                            "exercises": ["01_message_ordering"]}
-    return expected
-
-
 def _graded_cells(course: Path, student: str, exercise: str) -> dict[str, str | None]:
     path = course / "autograded" / student / exercise / f"{exercise}.ipynb"
     notebook = nbformat.read(path, as_version=4)
@@ -154,21 +110,6 @@ def _graded_cells(course: Path, student: str, exercise: str) -> dict[str, str | 
     return cells
 
 
-def _hidden_lines() -> list[str]:
-    lines = []
-    for name in EXERCISES:
-        for cell in submissions.notebook("solutions", name).cells:
-            inside = False
-            for line in cell.source.splitlines():
-                if "BEGIN HIDDEN TESTS" in line:
-                    inside = True
-                elif "END HIDDEN TESTS" in line:
-                    inside = False
-                elif inside and line.strip():
-                    lines.append(line.strip())
-    return lines
-
-
 def _scores(course: Path) -> dict[tuple[str, str], tuple[float, float]]:
     with open(course / "grades.csv", newline="") as handle:
         return {(row["student_id"], row["assignment"]): (float(row["score"]),
@@ -176,48 +117,46 @@ def _scores(course: Path) -> dict[tuple[str, str], tuple[float, float]]:
                 for row in csv.DictReader(handle)}
 
 
+CASES = [(student, exercise) for student, plan in sorted(graded.corpus_plan().items())
+         for exercise in plan["exercises"]]
+ROWS: dict[tuple[str, str], str] = {}
+
+
+@pytest.fixture(scope="module")
+def course() -> Path:
+    done = graded.graded_class()
+    assert done.done.returncode == 0, done.done.stdout + done.done.stderr
+    yield done.course
+    _write_table([ROWS[case] for case in CASES if case in ROWS], done.seconds, len(CASES))
+
+
 @pytest.mark.slow
-def test_end_to_end_with_the_real_nbgrader(tmp_path: Path):
-    started = time.perf_counter()
-    course = tmp_path / "course"
-    course.mkdir()
-    release.build(EXERCISES, course)
-    expected = _class(course)
-    release.nbgrader("autograde", "*", cwd=course)
-    release.nbgrader("generate_feedback", "*", cwd=course)
-    release.nbgrader("export", "--to", "grades.csv", cwd=course)
-    seconds = time.perf_counter() - started
+@pytest.mark.parametrize(("student", "exercise"), CASES)
+def test_each_submission_scores_what_it_should(course: Path, student: str, exercise: str):
+    plan = graded.corpus_plan()[student]
+    cells = _graded_cells(course, student, exercise)
+    failed = {name for name, message in cells.items() if message}
+    want = set(cells) if plan["fails"] == "all" else plan["fails"]
+    score, total = _scores(course)[(student, exercise)]
+    first = next((m for n, m in cells.items() if m), "")
+    ROWS[(student, exercise)] = f"| {student} | {exercise} | {score:g} / {total:g} | " \
+                                f"{_headline(first)} |"
+    assert failed == want
+    assert score == total - len(want)
+    if plan.get("expect"):
+        assert plan["expect"] in first
 
-    scores, rows, problems = _scores(course), [], []
-    for student, plan in sorted(expected.items()):
-        for exercise in plan["exercises"]:
-            cells = _graded_cells(course, student, exercise)
-            failed = {name for name, message in cells.items() if message}
-            want = set(cells) if plan["fails"] == "all" else plan["fails"]
-            score, total = scores[(student, exercise)]
-            first = next((m for n, m in cells.items() if m), "")
-            headline = _headline(first)
-            rows.append(f"| {student} | {exercise} | {score:g} / {total:g} | {headline} |")
-            if failed != want:
-                problems.append(f"{student}/{exercise}: failed {sorted(failed)}, "
-                                f"expected {sorted(want)}")
-            if score != total - len(want):
-                problems.append(f"{student}/{exercise}: scored {score} of {total}")
-            if plan.get("expect") and plan["expect"] not in first:
-                problems.append(f"{student}/{exercise}: message lacks {plan['expect']!r}: "
-                                f"{first[:300]}")
-    _write_table(rows, seconds, len(expected))
 
-    # Feedback: every graded notebook has a page, and no page shows a hidden test.
-    pages = list((course / "feedback").glob("*/*/*.html"))
-    assert len(pages) == sum(len(plan["exercises"]) for plan in expected.values())
-    hidden = _hidden_lines()
-    assert hidden
-    for page in pages:
-        text = html.unescape(re.sub(r"<[^>]+>", "", page.read_text()))
+@pytest.mark.slow
+def test_feedback_has_a_page_per_notebook_and_shows_no_hidden_test(course: Path):
+    pages = {p.relative_to(course / "feedback").parts[:2]: p
+             for p in (course / "feedback").glob("*/*/*.html")}
+    assert set(CASES) <= set(pages)
+    hidden = graded.hidden_lines()
+    for case in CASES:
+        text = html.unescape(re.sub(r"<[^>]+>", "", pages[case].read_text()))
         leaks = [line for line in hidden if line in text]
-        assert not leaks, f"{page} shows hidden tests: {leaks}"
-    assert not problems, "\n".join(problems)
+        assert not leaks, f"{pages[case]} shows hidden tests: {leaks}"
 
 
 def _headline(message: str) -> str:
@@ -230,9 +169,9 @@ def _headline(message: str) -> str:
     return (lines[0][:140] + (" / " + hint[:160] if hint else "")).replace("|", "/")
 
 
-def _write_table(rows: list[str], seconds: float, students: int) -> None:
+def _write_table(rows: list[str], seconds: float, notebooks: int) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    header = [f"End-to-end nbgrader run: {students} students, {len(rows)} notebooks, "
-              f"{seconds:.0f} s (generate, autograde, feedback, export).", "",
+    header = [f"End-to-end run of the class grader: {notebooks} corpus notebooks graded with the "
+              f"hostile corpus in {seconds:.0f} s (autograde, grades.csv).", "",
               "| student | exercise | score | first failure |", "| --- | --- | --- | --- |"]
     (ARTIFACTS / "exercise_scores.md").write_text("\n".join(header + rows) + "\n")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
+import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -182,11 +184,24 @@ def both(tmp_path_factory):
     parallel = hostile.course(tmp_path_factory.mktemp("parallel"))
     for course in (sequential, parallel):
         _prepare(course)
-    hostile.nbgrader(sequential, "autograde", "*")
-    hostile.nbgrader(sequential, "export", "--to", "grades.csv")
-    done = hostile.batch(parallel, "*", "--jobs", "2", "--quiet")
+    done = _side_by_side(sequential, parallel, ["*"], ["*", "--jobs", "2", "--quiet"])
     assert done.returncode == 0, done.stdout + done.stderr
     return sequential, parallel, done
+
+
+def _side_by_side(sequential: Path, parallel: Path, autograde: list[str],
+                  batch: list[str]) -> subprocess.CompletedProcess:
+    """Sequential `nbgrader autograde` (then export) on one course while the batch grades the
+    other: they are independent, so they overlap."""
+    def nbgrader() -> None:
+        hostile.nbgrader(sequential, "autograde", *autograde)
+        hostile.nbgrader(sequential, "export", "--to", "grades.csv")
+
+    with ThreadPoolExecutor(1) as pool:
+        plain = pool.submit(nbgrader)
+        done = hostile.batch(parallel, *batch)
+        plain.result()
+    return done
 
 
 @pytest.mark.slow
@@ -196,6 +211,13 @@ def test_parallel_batch_writes_what_sequential_nbgrader_writes(both):
     assert (parallel / "grades.csv").read_text() == (sequential / "grades.csv").read_text()
     assert _autograded(parallel) == _autograded(sequential)
     assert "0 incidents" in done.stdout, done.stdout  # nothing capped in an honest class
+    # ada and eve both handed in the reference solution: a flag for review, not a lower grade
+    copied = (parallel / "copies.csv").read_text().splitlines()
+    assert copied[0] == "assignment,cell,student,other,similarity"
+    assert "01_message_ordering,append_round_solution,ada,eve,1.0" in copied
+    assert ("01_message_ordering,append_round_solution,ada,"
+            "reference:harness.grading.reference.append_round,1.0") in copied
+    assert "near-copies flagged for review in copies.csv" in done.stdout
     scores = hostile.scores(parallel)
     assert sum(scores[("ada", "01_message_ordering")].values()) == 7
     assert sum(scores[("cal", "04_cost")].values()) == 0
@@ -215,9 +237,8 @@ def test_regrading_one_student_replaces_only_their_rows(both):
                 JOIN base_cell bc ON g.cell_id = bc.id JOIN submitted_notebook sn
                 ON g.notebook_id = sn.id JOIN submitted_assignment sa ON sn.assignment_id = sa.id
                 WHERE sa.student_id = 'bob' AND bc.name = 'run_cost_sums_every_call')""")
-    hostile.nbgrader(sequential, "autograde", "*", "--student", "bob", "--force")
-    hostile.nbgrader(sequential, "export", "--to", "grades.csv")
-    done = hostile.batch(parallel, "*", "--student", "bob", "--quiet")
+    done = _side_by_side(sequential, parallel, ["*", "--student", "bob", "--force"],
+                         ["*", "--student", "bob", "--quiet"])
     assert done.returncode == 0, done.stdout + done.stderr
     after = _state(parallel)
     assert after == _state(sequential)

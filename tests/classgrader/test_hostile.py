@@ -1,94 +1,44 @@
-"""The hostile corpus (tests/classgrader/hostile) through the real pipeline: one class of
-attackers and honest neighbours, graded by `python -m grader autograde` with real nbgrader
-kernels, each in the OS sandbox. Each attack must score exactly what its module expects (no
-unearned point, the rest of the notebook still graded), its outputs must show the operating
-system's refusal (there is no Python hook left to refuse anything), the neighbours full marks
-with their files untouched, and the batch must finish. The same class under plain `nbgrader
-autograde` shows which attacks the batch is there to stop. Both runs write their scores, and
-what stopped each attack, to test-artifacts/hostile_outcomes.md for the lead to read.
+"""The hostile corpus (tests/classgrader/hostile) through the real pipeline: the attackers and
+their honest neighbours, graded with the exercise corpus in the test run's one class
+(`classgrader.graded`) by `python -m grader` with real nbgrader kernels, each in the OS sandbox.
+Each attack must score exactly what its module expects (no unearned point, the rest of the
+notebook still graded), its outputs must show the operating system's refusal (there is no Python
+hook left to refuse anything), the neighbours full marks with their files untouched, and the
+batch must finish. The same attackers under plain `nbgrader autograde` show which attacks the
+batch is there to stop. Both runs write their scores, and what stopped each attack, to
+test-artifacts/hostile_outcomes.md for the lead to read.
 """
 
 from __future__ import annotations
 
-import hashlib
 import html
-import json
 import re
-import socket
-import threading
-import time
 from pathlib import Path
 
 import pytest
-from grading import submissions
 
 from classgrader import hostile
+from classgrader.graded import (
+    ATTACKS,
+    NEIGHBOURS,
+    SECRET,
+    Listener,
+    digests,
+    graded_class,
+    hand_in_hostile,
+    hidden_lines,
+    outputs_of,
+)
 
 pytestmark = pytest.mark.slow
 
-EXERCISES = ["03_no_progress", "04_cost"]
-NEIGHBOURS = {"aa_neighbour": "03_no_progress", "zz_neighbour": "03_no_progress",
-              "alice": "04_cost"}
-ATTACKS = {module.__name__.rsplit(".", 1)[1]: module for module in hostile.attacks()}
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 OUTCOMES: dict[str, dict[str, str]] = {}
-SECRET = "sk-instructor-3f9a1c"
-"""A variable in the instructor's environment that no graded code may see."""
-
-
-class Listener:
-    """A TCP server on loopback that counts the connections it accepts."""
-
-    def __init__(self) -> None:
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.port = self.server.getsockname()[1]
-        self.accepted = 0
-        threading.Thread(target=self._serve, daemon=True).start()
-
-    def _serve(self) -> None:
-        while True:
-            try:
-                connection, _ = self.server.accept()
-            except OSError:
-                return
-            self.accepted += 1
-            connection.close()
-
-    def close(self) -> None:
-        self.server.close()
-
-
-def _hand_in_class(course: Path, listener: Listener, *, plain: bool) -> None:
-    context = {"port": listener.port, "neighbour": "zz_neighbour", "victim": "alice",
-               "course": str(course), "students": sorted([*ATTACKS, *NEIGHBOURS]),
-               "secret": SECRET}
-    for name, module in ATTACKS.items():
-        if plain and module.PLAIN is None:
-            continue
-        hostile.hand_in(course, name, module.EXERCISE, module.build(name, context))
-    for student, exercise in NEIGHBOURS.items():
-        hostile.hand_in(course, student, exercise, hostile.reference(exercise, student))
-
-
-def _digests(course: Path, folder: str) -> dict[str, str]:
-    return {str(p.relative_to(course)): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted((course / folder).rglob("*.ipynb"))}
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    listener = Listener()
-    course = hostile.course(tmp_path_factory.mktemp("hostile"))
-    _hand_in_class(course, listener, plain=False)
-    submitted = _digests(course, "submitted")
-    started = time.perf_counter()
-    done = hostile.batch(course, "*", "--jobs", "2", "--report", str(course / "report.json"),
-                         env={"GRADER_TEST_SECRET": SECRET})
-    seconds = time.perf_counter() - started
-    listener.close()
-    yield {"course": course, "done": done, "seconds": seconds, "listener": listener,
-           "submitted": submitted, "scores": hostile.scores(course),
-           "report": json.loads((course / "report.json").read_text())}
+def graded():
+    yield graded_class()
     _write_outcomes()
 
 
@@ -111,96 +61,90 @@ def _summary(scores: dict[str, float], exercise: str) -> str:
 
 
 def test_the_batch_finishes_and_records_every_submission(graded):
-    done = graded["done"]
+    done = graded.done
     assert done.returncode == 0, done.stdout + done.stderr
-    assert graded["seconds"] < 600
-    students = {student for student, _ in graded["scores"]}
-    assert students == set(ATTACKS) | set(NEIGHBOURS)
+    assert graded.seconds < 900
+    students = {student for student, _ in graded.scores}
+    assert set(ATTACKS) | set(NEIGHBOURS) <= students
 
 
 @pytest.mark.parametrize("name", sorted(ATTACKS))
 def test_each_attack_scores_exactly_what_it_earned(graded, name):
     module = ATTACKS[name]
-    observed = _observed(graded["scores"], name, module.EXERCISE)
+    observed = _observed(graded.scores, name, module.EXERCISE)
     OUTCOMES.setdefault(name, {})["batch"] = _summary(observed, module.EXERCISE)
     assert observed == _expected(module.EXPECT, module.EXERCISE)
 
 
 def test_neighbours_are_unaffected(graded):
-    course = graded["course"]
+    course = graded.course
     for student, exercise in NEIGHBOURS.items():
-        assert _observed(graded["scores"], student, exercise) == _expected({}, exercise)
+        assert _observed(graded.scores, student, exercise) == _expected({}, exercise)
         assert (course / "autograded" / student / exercise / f"{exercise}.ipynb").exists()
-    assert _digests(course, "submitted") == graded["submitted"]  # no submission was changed
+    assert digests(course, "submitted") == graded.submitted  # no submission was changed
 
 
 def test_no_connection_and_no_write_outside_the_kernels_folders(graded):
-    course = graded["course"]
-    assert graded["listener"].accepted == 0
+    course = graded.course
+    assert graded.listener.accepted == 0
     assert not (course / "pwned.txt").exists()
     outputs = _outputs(course, "network", "03_no_progress")  # the kernel's own network namespace:
     assert "ConnectionRefusedError" in outputs  # a loopback where nothing listens,
     assert "Network is unreachable" in outputs  # no route out,
     assert "URLError" in outputs and "connected" not in outputs  # and no name server
-    outputs = _outputs(course, "writes_elsewhere", "03_no_progress")
-    assert "wrote" not in outputs.replace("could not write", ""), outputs
-    assert "PermissionError" not in outputs  # not refused: not there (FileNotFoundError)
 
 
 @pytest.mark.parametrize("name", sorted(n for n, m in ATTACKS.items() if getattr(m, "EVIDENCE",
                                                                                     None)))
 def test_the_operating_system_stopped_it(graded, name):
     module = ATTACKS[name]
-    outputs = _outputs(graded["course"], name, module.EXERCISE)
+    outputs = _outputs(graded.course, name, module.EXERCISE)
     missing = [line for line in module.EVIDENCE if line not in outputs]
     assert not missing, f"{name}: {missing} not in its outputs:\n{outputs[-3000:]}"
 
 
-def test_nothing_was_written_to_the_disk_and_no_secret_reached_an_output(graded):
-    course = graded["course"]
+def test_nothing_reached_the_disk_and_no_secret_reached_an_output(graded):
+    course = graded.course
     folder = course / "autograded" / "fills_disk" / "03_no_progress"
     assert sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) < 1_000_000
     for path in (course / "autograded").rglob("*.ipynb"):
-        assert SECRET not in _outputs_of(path), path
+        assert SECRET not in outputs_of(path), path
 
 
 def test_no_hidden_test_reaches_an_output_or_the_feedback(graded):
     """Autograded notebooks hold the hidden tests in their sources (they are the instructor's);
     what reaches students is the outputs, through the feedback."""
-    course, hidden = graded["course"], _hidden_lines()
+    course, hidden = graded.course, hidden_lines()
     for path in (course / "autograded").rglob("*.ipynb"):
-        outputs = _outputs_of(path)
-        leaks = [line for line in hidden if line in outputs]
+        leaks = [line for line in hidden if line in outputs_of(path)]
         assert not leaks, f"{path} prints hidden tests: {leaks}"
-    hostile.nbgrader(course, "generate_feedback", "03_no_progress", "--student",
-                     "reads_hidden_tests")
     pages = list((course / "feedback" / "reads_hidden_tests").rglob("*.html"))
-    assert pages
+    assert pages, graded.feedback.stdout + graded.feedback.stderr
     text = html.unescape(re.sub(r"<[^>]+>", "", pages[0].read_text()))
     assert not [line for line in hidden if line in text]
 
 
 def test_gigantic_output_is_cut(graded):
-    path = graded["course"] / "autograded/gigantic_output/03_no_progress/03_no_progress.ipynb"
+    path = graded.course / "autograded/gigantic_output/03_no_progress/03_no_progress.ipynb"
     assert path.stat().st_size < 1_000_000
     assert "output cut by the batch grader" in path.read_text()
 
 
 def test_every_capped_test_says_why(graded):
-    capped = {(i["student"], i["cell"]) for i in graded["report"] if i["capped_to"] is not None}
+    capped = {(i["student"], i["cell"]) for i in graded.report if i["capped_to"] is not None}
     assert ("monkeypatch_checks", "no_progress_catches_cycles") in capped
     assert ("fake_setup_cell", "call_key_tells_calls_apart") in capped
     assert ("identity_theft", "usage_anthropic_adds_cache_reads") in capped
     assert any(i["student"] == "reads_hidden_tests" and "hidden test lines" in i["what"]
-               for i in graded["report"])
-    folder = graded["course"] / "autograded" / "monkeypatch_checks" / "03_no_progress"
+               for i in graded.report)
+    folder = graded.course / "autograded" / "monkeypatch_checks" / "03_no_progress"
     assert "RecheckFailed" in (folder / "03_no_progress.ipynb").read_text()
 
 
 def test_plain_nbgrader_is_fooled_where_the_batch_is_not(tmp_path):
     listener = Listener()
     course = hostile.course(tmp_path)
-    _hand_in_class(course, listener, plain=True)
+    hand_in_hostile(course, listener, plain=True)
     hostile.nbgrader(course, "autograde", "*", env={"GRADER_TEST_SECRET": SECRET})
     listener.close()
     scores = hostile.scores(course)
@@ -216,38 +160,18 @@ def test_plain_nbgrader_is_fooled_where_the_batch_is_not(tmp_path):
     assert "secret seen: True" in _outputs(course, "proc_environ", "03_no_progress")
     assert "read 0 of" not in _outputs(course, "ctypes_files", "03_no_progress")
     printed = _outputs(course, "reads_hidden_tests", "03_no_progress")
-    assert [line for line in _hidden_lines() if line in printed]  # and would reach the feedback
+    assert [line for line in hidden_lines() if line in printed]  # and would reach the feedback
     assert _observed(scores, "zz_neighbour", "03_no_progress") != _expected({}, "03_no_progress")
 
 
 def _outputs(course: Path, student: str, exercise: str) -> str:
-    return _outputs_of(course / "autograded" / student / exercise / f"{exercise}.ipynb")
-
-
-def _outputs_of(path: Path) -> str:
-    cells = json.loads(path.read_text())["cells"]
-    return "\n".join("".join(o.get("text", "")) + str(o.get("evalue", "")) + json.dumps(
-        o.get("data", {})) for c in cells for o in c.get("outputs", []))
-
-
-def _hidden_lines() -> list[str]:
-    lines = []
-    for name in EXERCISES:
-        for cell in submissions.notebook("solutions", name).cells:
-            inside = False
-            for line in cell.source.splitlines():
-                inside = ("BEGIN HIDDEN TESTS" in line) or (inside and "END HIDDEN" not in line)
-                if inside and line.strip() and "HIDDEN TESTS" not in line:
-                    lines.append(line.strip())
-    assert lines
-    return lines
+    return outputs_of(course / "autograded" / student / exercise / f"{exercise}.ipynb")
 
 
 def _write_outcomes() -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     rows = ["| attack | exercise | expected under the batch | batch | stopped by "
-            "| plain nbgrader |",
-            "| --- | --- | --- | --- | --- | --- |"]
+            "| plain nbgrader |", "| --- | --- | --- | --- | --- | --- |"]
     for name, module in sorted(ATTACKS.items()):
         doc = re.sub(r"\s+", " ", module.__doc__ or "").split(":")[0]
         expected = _summary(_expected(module.EXPECT, module.EXERCISE), module.EXERCISE)

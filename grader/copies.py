@@ -1,0 +1,219 @@
+"""Near-copies for the instructor to review: of the reference, and between students of a class.
+
+Each function a student wrote in a solution cell is reduced to a normalised syntax tree: docstrings,
+comments, formatting and type annotations are gone, and every name the code binds or uses (other
+than Python's builtins) is replaced by its order of first appearance, so renaming variables,
+reformatting or re-commenting leaves the same sequence. Attribute names, operators and short
+constants stay: they are what the code does. Two sequences are compared with difflib's ratio
+(1.0: the same tree). `find` compares each submitted solution cell with the same cell of every
+other student of the assignment, and each submitted function with the reference's graded functions
+(`harness.grading.reference` and the library functions it names); pairs at or above `THRESHOLD`
+come back as `Copy` records. A flag, not a grade: nothing here touches the gradebook, and short
+functions (fewer than `MIN_TOKENS` nodes, where any two correct answers look alike) are left out.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import csv
+import functools
+import inspect
+import itertools
+import json
+import textwrap
+import types
+from dataclasses import astuple, dataclass, fields
+from difflib import SequenceMatcher
+from pathlib import Path
+from typing import Any
+
+THRESHOLD = 0.9
+"""Similarity from which a pair is listed (independent correct solutions in the test corpus stay
+at or below 0.85; a renamed and reformatted copy scores 1.0)."""
+MIN_TOKENS = 100
+"""Tokens a function needs before it is compared (about 10 lines): two correct three-liners look
+alike whoever wrote them."""
+_SKIPPED_FIELDS = {"returns", "annotation", "type_comment", "decorator_list"}
+_BUILTINS = set(dir(builtins))
+_HARNESS = str(Path(__import__("harness").__file__).parent)
+
+
+@dataclass(frozen=True)
+class Copy:
+    """One pair for review: `student`'s code in `cell` is `similarity` alike to `other` (another
+    student's id, or `reference:` and the reference function's qualified name)."""
+
+    assignment: str
+    cell: str
+    student: str
+    other: str
+    similarity: float
+
+
+def tokens(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
+    """The function's normalised syntax tree, in pre-order, as a list of strings."""
+    names: dict[str, str] = {}
+
+    def name(text: str) -> str:
+        return text if text in _BUILTINS else names.setdefault(text, f"v{len(names)}")
+
+    found: list[str] = []
+
+    def visit(node: ast.AST) -> None:
+        found.append(type(node).__name__)
+        if isinstance(node, ast.Name):
+            found.append(name(node.id))
+        elif isinstance(node, ast.arg):
+            found.append(name(node.arg))
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.append(name(node.name))
+        elif isinstance(node, ast.Attribute):
+            found.append(node.attr)
+        elif isinstance(node, ast.Constant):
+            short = not isinstance(node.value, str) or len(node.value) <= 20
+            found.append(repr(node.value) if short else "str")
+        for field, value in ast.iter_fields(node):
+            if field in _SKIPPED_FIELDS:
+                continue
+            children = value if isinstance(value, list) else [value]
+            if field == "body" and _docstring(children):
+                children = children[1:]
+            for child in children:
+                if isinstance(child, ast.AST):
+                    visit(child)
+
+    visit(function)
+    return found
+
+
+def _docstring(body: list[Any]) -> bool:
+    first = body[0] if body else None
+    return isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
+        and isinstance(first.value.value, str)
+
+
+def functions(source: str) -> dict[str, list[str]]:
+    """Every function and method defined at the top of `source`, by (qualified) name; {} when it
+    does not parse (a cell with IPython magics or a syntax error is simply not compared)."""
+    try:
+        tree = ast.parse(textwrap.dedent(source))
+    except (SyntaxError, ValueError):
+        return {}
+    found = {}
+    for node in tree.body:
+        members = [(node.name, node)] if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) \
+            else [(f"{node.name}.{m.name}", m) for m in node.body
+                  if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)] \
+            if isinstance(node, ast.ClassDef) else []
+        found.update((qualified, tokens(member)) for qualified, member in members)
+    return found
+
+
+def similarity(left: list[str], right: list[str]) -> float:
+    """difflib's ratio of two token sequences: 1.0 for the same normalised tree."""
+    return SequenceMatcher(None, left, right, autojunk=False).ratio()
+
+
+def _alike(left: list[str], right: list[str], threshold: float) -> float:
+    """The similarity if it reaches `threshold`, else 0.0 (cheap upper bounds first)."""
+    matcher = SequenceMatcher(None, left, right, autojunk=False)
+    if matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold:
+        return 0.0
+    score = matcher.ratio()
+    return score if score >= threshold else 0.0
+
+
+@functools.cache
+def reference_functions() -> dict[str, list[str]]:
+    """The reference's graded functions (`harness.grading.reference.__all__`), the library
+    functions they name, and their helpers, by qualified name."""
+    from harness.grading import reference
+
+    found: dict[str, list[str]] = {}
+    pending = [getattr(reference, name) for name in reference.__all__]
+    seen: set[int] = set()
+    while pending:
+        item = pending.pop()
+        if id(item) in seen or not isinstance(item, types.FunctionType | type):
+            continue
+        seen.add(id(item))
+        members = [item] if isinstance(item, types.FunctionType) else [
+            value for value in vars(item).values() if isinstance(value, types.FunctionType)] \
+            if isinstance(item, type) else []
+        for member in members:
+            if not inspect.getfile(member).startswith(_HARNESS):
+                continue  # code a library generated for a harness class (pydantic's __hash__)
+            qualified = f"{member.__module__}.{member.__qualname__}"
+            try:
+                source = textwrap.dedent(inspect.getsource(member))
+            except OSError:  # generated code (a dataclass's __init__): nobody copies that
+                continue
+            found[qualified] = tokens(ast.parse(source).body[0])
+            pending += _named(member, source)
+    return found
+
+
+def _named(function: types.FunctionType, source: str) -> list[Any]:
+    """The harness functions `function` calls by name, including ones it imports inside."""
+    named = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Name) and isinstance(function.__globals__.get(node.id),
+                                                     types.FunctionType | type):
+            named.append(function.__globals__[node.id])
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("harness"):
+            module = __import__(node.module, fromlist=["_"])
+            named += [getattr(module, alias.name) for alias in node.names]
+    return named
+
+
+def _solution_cells(notebook: dict[str, Any], released: dict[str, str]) -> dict[str, str]:
+    """The solution cells a student changed from the release, by grade id."""
+    found = {}
+    for cell in notebook.get("cells", []):
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        source = "".join(cell.get("source", ""))
+        if meta.get("solution") and cell.get("cell_type") == "code" and \
+                meta.get("grade_id") in released and source != released[meta["grade_id"]]:
+            found[meta["grade_id"]] = source
+    return found
+
+
+def find(submissions: dict[tuple[str, str], dict[str, bytes]],
+         definitions: dict[str, dict[str, Any]], *, threshold: float = THRESHOLD) -> list[Copy]:
+    """Near-copies among `submissions` ((student, assignment) -> the submitted files), using
+    the assignments' `definitions` (released cells, as `grader.course.definition` gives them)."""
+    reference = {name: found for name, found in reference_functions().items()
+                 if len(found) >= MIN_TOKENS}
+    cells: dict[tuple[str, str], dict[str, list[str]]] = {}  # (assignment, cell) -> student
+    copies = []
+    for (student, assignment), files in sorted(submissions.items()):
+        for notebook, released in definitions[assignment]["notebooks"].items():
+            data = files.get(f"{notebook}.ipynb")
+            sources = {c["name"]: c["source"] for c in released if c["solution"]}
+            try:
+                changed = _solution_cells(json.loads(data), sources) if data else {}
+            except (ValueError, AttributeError, TypeError):
+                continue  # not a notebook nbgrader could read: there is nothing to compare
+            for grade_id, source in changed.items():
+                mine = {k: v for k, v in functions(source).items() if len(v) >= MIN_TOKENS}
+                if mine:
+                    cells.setdefault((assignment, grade_id), {})[student] = sum(mine.values(), [])
+                for name, theirs in reference.items():
+                    score = max((_alike(t, theirs, threshold) for t in mine.values()), default=0)
+                    if score:
+                        copies.append(Copy(assignment, grade_id, student, f"reference:{name}",
+                                           round(score, 3)))
+    for (assignment, grade_id), by_student in cells.items():
+        for (one, left), (other, right) in itertools.combinations(sorted(by_student.items()), 2):
+            if score := _alike(left, right, threshold):
+                copies.append(Copy(assignment, grade_id, one, other, round(score, 3)))
+    return sorted(copies, key=lambda c: (c.assignment, c.cell, c.student, c.other))
+
+
+def write_csv(copies: list[Copy], path: Path) -> None:
+    """copies.csv: one row per pair (header: the `Copy` fields), next to grades.csv."""
+    with open(path, "w", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow([f.name for f in fields(Copy)])
+        writer.writerows(astuple(copy) for copy in copies)

@@ -1,0 +1,129 @@
+"""Near-copies (`grader.copies`), without nbgrader: a renamed, reformatted, re-commented copy of the
+reference or of a classmate is flagged with a high similarity; the corpus's independent valid
+solutions are not flagged, against the reference or against each other."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import textwrap
+
+import nbformat
+import pytest
+from grading import submissions
+
+from grader import copies
+from harness.grading import reference
+
+VALID = submissions.corpus("valid_")
+
+
+def _disguised(source: str, *, keep: str) -> str:
+    """`source` as a copier hands it in: every name renamed (but `keep`, the graded function's
+    name), docstrings gone, reformatted by ast.unparse, comments and a docstring of their own."""
+
+    def new(name: str) -> str:
+        return name if name == keep or hasattr(builtins, name) else f"my_{name.lower()}"
+
+    class Rename(ast.NodeTransformer):
+        def visit_Name(self, node: ast.Name) -> ast.Name:
+            node.id = new(node.id)
+            return node
+
+        def visit_arg(self, node: ast.arg) -> ast.arg:
+            node.arg, node.annotation = new(node.arg), None
+            return node
+
+        def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+            self.generic_visit(node)
+            if ast.get_docstring(node):
+                node.body = node.body[1:]
+            node.name, node.returns = new(node.name), None
+            return node
+
+    tree = Rename().visit(ast.parse(textwrap.dedent(source)))
+    lines = ast.unparse(tree).splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("def "))
+    lines.insert(first + 1, '    """My own code, written from scratch."""  # honest, promise')
+    return "# a comment the original never had\n" + "\n".join(lines)
+
+
+def _definitions(exercise: str) -> dict:
+    released = submissions.notebook("exercises", exercise)
+    cells = [{"name": c.metadata["nbgrader"]["grade_id"], "source": c.source,
+              "solution": c.metadata["nbgrader"].get("solution", False)}
+             for c in released.cells if c.metadata.get("nbgrader", {}).get("grade_id")]
+    return {exercise: {"notebooks": {exercise: cells}}}
+
+
+def _handed_in(exercise: str, notebook: nbformat.NotebookNode) -> dict[str, bytes]:
+    return {f"{exercise}.ipynb": nbformat.writes(notebook).encode()}
+
+
+def _with_cell(exercise: str, grade_id: str, source: str) -> dict[str, bytes]:
+    notebook = submissions.starter(exercise)  # every other cell left as released
+    cell = next(c for c in notebook.cells
+                if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    cell.source = source
+    return _handed_in(exercise, notebook)
+
+
+def _valid(exercise: str) -> dict[tuple[str, str], dict[str, bytes]]:
+    return {(name, exercise): _handed_in(exercise, submissions.submission(
+        exercise, submissions.load(name), student_id=name)) for name in VALID}
+
+
+def test_renaming_reformatting_and_comments_leave_the_same_tree():
+    original = inspect.getsource(reference.run_loop)
+    disguised = _disguised(original, keep="run_loop")
+    assert disguised != original and "my_history" in disguised and "#" in disguised
+    assert copies.functions(disguised)["run_loop"] == copies.functions(original)["run_loop"]
+
+
+def test_a_disguised_copy_of_the_reference_is_flagged():
+    exercise = "02_early_exit"
+    source = _disguised(inspect.getsource(reference.run_loop), keep="run_loop") + "\n\n" + \
+        _disguised(inspect.getsource(reference._run), keep="")
+    handed_in = {("copycat", exercise): _with_cell(exercise, "run_loop_solution", source),
+                 **_valid(exercise)}
+    found = copies.find(handed_in, _definitions(exercise))
+    flagged = {(c.student, c.other): c.similarity for c in found}
+    assert flagged.get(("copycat", "reference:harness.grading.reference.run_loop"), 0) >= 0.95
+    assert {student for student, _ in flagged} == {"copycat"}, found
+
+
+def test_a_disguised_copy_of_a_classmate_is_flagged_as_a_pair():
+    exercise = "04_cost"
+    original = submissions.load("valid_while_loops")
+    cell = submissions.cell_code(original, {"run_cost"})
+    handed_in = {**_valid(exercise), ("zz_copier", exercise): _with_cell(
+        exercise, "run_cost_solution", _disguised(cell, keep="run_cost"))}
+    found = copies.find(handed_in, _definitions(exercise))
+    pairs = {(c.student, c.other, c.cell): c.similarity for c in found}
+    assert pairs.get(("valid_while_loops", "zz_copier", "run_cost_solution"), 0) >= 0.95, found
+    assert all("zz_copier" in (c.student, c.other) for c in found), found
+
+
+@pytest.mark.parametrize("exercise", submissions.EXERCISES)
+def test_independent_valid_solutions_are_not_flagged(exercise):
+    assert len(VALID) >= 5
+    assert copies.find(_valid(exercise), _definitions(exercise)) == []
+
+
+def test_the_untouched_starter_and_short_functions_are_not_compared():
+    exercise = "03_no_progress"
+    starters = {(name, exercise): _handed_in(exercise, submissions.starter(exercise))
+                for name in ("ann", "ben")}
+    assert copies.find(starters, _definitions(exercise)) == []
+    short = "def call_key(name, arguments):\n    return name + str(arguments)\n"
+    assert copies.functions(short)["call_key"] and copies.find(
+        {(n, exercise): _with_cell(exercise, "call_key_solution", short) for n in "ab"},
+        _definitions(exercise)) == []
+
+
+def test_copies_csv_has_one_row_per_pair(tmp_path):
+    rows = [copies.Copy("04_cost", "run_cost_solution", "ann", "ben", 0.97)]
+    copies.write_csv(rows, tmp_path / "copies.csv")
+    assert (tmp_path / "copies.csv").read_text().splitlines() == [
+        "assignment,cell,student,other,similarity", "04_cost,run_cost_solution,ann,ben,0.97"]
