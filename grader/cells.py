@@ -109,6 +109,10 @@ def run_child(steps: list[dict[str, Any]], skip: set[int], snapshot: Any, out: i
 
     os.chdir(guard["own"])
     sys.path.insert(0, "")
+    if guard.get("tmp"):
+        import tempfile
+
+        tempfile.tempdir = os.environ["TMPDIR"] = guard["tmp"]
     null = os.open(os.devnull, os.O_RDWR)
     err = os.open(guard["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(null, 0)

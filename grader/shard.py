@@ -3,7 +3,7 @@
 `grade_shard(payload)` builds a scratch course in a new temporary folder (the course's config with
 the batch's settings, a gradebook holding only the assignments, these students' submissions and
 the source's supporting files), runs `nbgrader autograde` there in its own process group under a
-wall-clock bound, and the re-check (`recheck`, one process per student) beside it. Every kernel
+wall-clock bound, and the re-check (`recheck`) beside it. Every kernel
 and every re-check runs in the OS sandbox (`sandbox`), unless the payload says "sandbox": False
 (the instructor's --unsafe-no-sandbox). It returns plain data: each submission's autograded
 files, its kernel's cell log, the re-check's scores. It never touches the instructor's course
@@ -157,47 +157,45 @@ def _run(command: list[str], cwd: Path, env: dict[str, str], log: Path, seconds:
     return process.returncode, False
 
 
-def _recheck_jobs(scratch: Path, payload: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    """A re-check job per student (their notebooks, each in a folder of its own), by student."""
-    jobs: dict[str, dict[str, Any]] = {}
+def _recheck_job(scratch: Path, payload: dict[str, Any]) -> dict[str, Any]:
+    """The shard's re-check job: every notebook's plan; the files go in .recheck/autograded/."""
+    notebooks = []
     for item in payload["submissions"]:
         student, assignment = item["student"], item["assignment"]
         own = scratch / ".recheck" / "autograded" / student / assignment
         _write_files(own, {**item["files"], **payload["source_files"].get(assignment, {})})
         skip = set(payload.get("skip", {}).get(f"{student}.{assignment}", ()))
-        job = jobs.setdefault(student, {"notebooks": [], "timeout": payload.get("timeout") or 30})
         for name, cells in payload["definitions"][assignment]["notebooks"].items():
             data = item["files"].get(f"{name}.ipynb")
             submitted = _cells(json.loads(data)) if data else []
             steps = plan(submitted, cells)
-            job["notebooks"].append({"key": f"{student}/{assignment}/{name}", "own": str(own),
-                                     "steps": steps, "skip": [i for i, s in enumerate(steps)
-                                                              if digest(s["source"]) in skip]})
-    return jobs
+            notebooks.append({"key": f"{student}/{assignment}/{name}", "own": str(own),
+                              "steps": steps, "skip": [i for i, s in enumerate(steps)
+                                                       if digest(s["source"]) in skip]})
+    return {"notebooks": notebooks, "timeout": payload.get("timeout") or 30}
 
 
-def _recheck(scratch: Path, jobs: dict[str, dict[str, Any]], env: dict[str, str],
-             settings: Path | None, deadline: float, results: dict[str, Any]) -> None:
-    """Re-check each student in turn, each in a sandbox of its own (the job on stdin, the scores
-    on stdout), into `results`; a student whose re-check fails or runs out of time gets none."""
-    for student, job in jobs.items():
-        command = [sys.executable, "-P", "-m", "grader.recheck"]
-        if settings is not None:
-            command = [sys.executable, "-I", "-S", sandbox.__file__, str(settings), "--", *command]
-        with open(scratch / "recheck.log", "ab") as log:
-            process = subprocess.Popen(command, cwd=scratch / ".recheck" / "autograded" / student,
-                                       env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       stderr=log, start_new_session=True)
-        _RUNNING.add(process.pid)
-        try:
-            out, _ = process.communicate(json.dumps(job).encode(),
-                                         timeout=max(1.0, deadline - time.monotonic()))
-            results.update(json.loads(out or b"{}"))
-        except (subprocess.TimeoutExpired, ValueError):
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-        finally:
-            _RUNNING.discard(process.pid)
+def _recheck(scratch: Path, job: dict[str, Any], env: dict[str, str], settings: Path | None,
+             deadline: float, results: dict[str, Any]) -> None:
+    """Run the re-check (in its sandbox unless `settings` is None: the job on stdin, the scores
+    on stdout) into `results`; if it fails or runs out of time, no submission gets a score."""
+    command = [sys.executable, "-P", "-m", "grader.recheck"]
+    if settings is not None:
+        command = [sys.executable, "-I", "-S", sandbox.__file__, str(settings), "--", *command]
+    with open(scratch / "recheck.log", "ab") as log:
+        process = subprocess.Popen(command, cwd=scratch / ".recheck", env=env,
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                   start_new_session=True)
+    _RUNNING.add(process.pid)
+    try:
+        out, _ = process.communicate(json.dumps(job).encode(),
+                                     timeout=max(1.0, deadline - time.monotonic()))
+        results.update(json.loads(out or b"{}"))
+    except (subprocess.TimeoutExpired, ValueError):
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+    finally:
+        _RUNNING.discard(process.pid)
 
 
 def _cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
@@ -252,7 +250,7 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
         boxes = _sandbox(scratch, env, payload) if payload.get("sandbox", True) else {}
         rechecked: dict[str, Any] = {}
         recheck = threading.Thread(target=_recheck, args=(
-            scratch, _recheck_jobs(scratch, payload), env, boxes.get("recheck"),
+            scratch, _recheck_job(scratch, payload), env, boxes.get("recheck"),
             time.monotonic() + payload["deadline"], rechecked))
         recheck.start()
         log, done = scratch / "autograde.log", scratch / AUTOGRADED
