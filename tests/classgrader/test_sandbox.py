@@ -369,3 +369,33 @@ def test_nbclient_runs_a_notebook_in_it_and_interrupts_a_cell(box, tmp_path, mon
     assert first[0]["text"] == f"{box['own']} {sandbox.UID}\n"
     assert second[-1]["ename"] == "KeyboardInterrupt"
     assert third[0]["text"] == "still here\n"
+
+
+def test_the_recheck_shows_each_child_only_its_own_students_folders(tmp_path):
+    """Students re-checked in one process, one at a time: a child sees its own student's folders
+    alone, and what it plants for the next student is gone before that student's turn."""
+    for student in ("alice", "bob"):
+        (tmp_path / "autograded" / student / "ex").mkdir(parents=True)
+        (tmp_path / "autograded" / student / "ex" / "ex.ipynb").write_text("{}")
+
+    def steps(student: str) -> list[dict]:
+        plant = "import os\nos.makedirs('../../bob/ex', exist_ok=True)\n" \
+                "open('../../bob/ex/planted.py', 'w').write('x = 1')"
+        return [{"kind": "grade", "grade_id": "alone", "points": 1.0,
+                 "source": f"import os\nassert os.listdir('../..') == [{student!r}]"},
+                {"kind": "student", "source": plant if student == "alice" else "pass",
+                 "grade_id": None, "points": 0},
+                {"kind": "grade", "grade_id": "clean", "points": 1.0,
+                 "source": "import os\nassert not os.path.exists('planted.py')"}]
+
+    job = {"timeout": 20, "notebooks": [
+        {"key": f"{s}/ex/ex", "own": str(tmp_path / "autograded" / s / "ex"), "steps": steps(s)}
+        for s in ("alice", "bob")]}
+    done = subprocess.run([sys.executable, "-P", "-m", "grader.recheck"], cwd=tmp_path,
+                          input=json.dumps(job), capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(GRADER.parent)})
+    results = json.loads(done.stdout or "{}")
+    assert results, done.stderr
+    for student in ("alice", "bob"):
+        scores = results[f"{student}/ex/ex"]["scores"]
+        assert {name: s["score"] for name, s in scores.items()} == {"alone": 1.0, "clean": 1.0}
