@@ -42,6 +42,8 @@ from grader.shard import grade_shard, stop_all
 
 COPIES = "copies.csv"
 """Near-copies for review, written next to grades.csv (which stays nbgrader's export)."""
+SHOWN = 20
+"""Near-copies printed in the summary; copies.csv and the report list them all."""
 ROUNDS = 4
 """Grading rounds: the first, then retries, each without the cells that stopped a kernel."""
 
@@ -263,8 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                         f"{c.similarity:.2f}): for the instructor to review", cell=c.cell)
                for c in batch.copies]
     print(f"{len(flagged)} near-copies flagged for review in {COPIES} (not graded down)")
-    for incident in flagged:
+    for incident in flagged[:SHOWN]:
         print(f"  {incident.student}/{incident.assignment}/{incident.cell}: {incident.what}")
+    if len(flagged) > SHOWN:
+        print(f"  ... and {len(flagged) - SHOWN} more in {COPIES}")
     if options.report:
         Path(options.report).write_text(json.dumps([asdict(i) for i in incidents + flagged],
                                                    indent=1))

@@ -75,6 +75,11 @@ def differences(left: Path, right: Path) -> list[str]:
     return found
 
 
+def out_of_date(built: Path, names: Sequence[str]) -> list[str]:
+    """The assignments whose committed release differs from the release `built` (by `build`)."""
+    return [name for name in names if differences(built / name, ROOT / RELEASE / name)]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader release",
                                      description=__doc__.splitlines()[0])
@@ -85,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     names = options.names or assignments()
     with tempfile.TemporaryDirectory(prefix="release-") as temporary:
         built = build(names, Path(temporary))
-        stale = [name for name in names if differences(built / name, ROOT / RELEASE / name)]
+        stale = out_of_date(built, names)
         if options.check:
             for name in stale:
                 print(f"{RELEASE}/{name} is out of date: run python -m grader release")

@@ -9,7 +9,8 @@ with `nbgrader generate_feedback` (two processes side by side), and keeps what t
 the course, the command's output, the incidents report, scores and digests. Tests assert
 per-submission outcomes from that one run (parametrised); the first test that asks pays for
 it, the rest share it. Adding an attack is adding one module to hostile/: it is handed in and
-graded here with the rest.
+graded here with the rest. `plain_class()` is the attackers under plain `nbgrader autograde`,
+graded beside the batch's run.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import socket
 import subprocess
 import threading
 import time
-from dataclasses import dataclass, field
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -152,6 +154,8 @@ def outputs_of(path: Path) -> str:
 
 @dataclass
 class GradedClass:
+    """What the one batch run left: the course, the command's result, what the tests read."""
+
     course: Path
     done: subprocess.CompletedProcess
     seconds: float
@@ -159,14 +163,12 @@ class GradedClass:
     submitted: dict[str, str]
     report: list[dict[str, Any]]
     feedback: subprocess.CompletedProcess
-    scores: dict[tuple[str, str], dict[str, float | None]] = field(default_factory=dict)
+    scores: dict[tuple[str, str], dict[str, float | None]]
 
 
 def _feedback(course: Path, parts: int = 2) -> subprocess.CompletedProcess:
     """`nbgrader generate_feedback "*"`, as `parts` processes side by side over disjoint
     students (it renders one notebook at a time; the gradebook is only read)."""
-    from concurrent.futures import ThreadPoolExecutor
-
     students = sorted(p.name for p in (course / "autograded").iterdir())
     groups = [students[i::parts] for i in range(parts)]
 
@@ -182,13 +184,57 @@ def _feedback(course: Path, parts: int = 2) -> subprocess.CompletedProcess:
                                        "".join(d.stderr for d in done))
 
 
+@dataclass
+class PlainClass:
+    """The attackers (those plain nbgrader survives) and the neighbours under plain nbgrader."""
+
+    course: Path
+    listener: Listener
+    scores: dict[tuple[str, str], dict[str, float | None]]
+
+
+def _scratch(prefix: str) -> Path:
+    """A temporary folder removed when the test run ends."""
+    import atexit
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
+def _grade_plain() -> PlainClass:
+    listener = Listener()
+    course = hostile.course(_scratch("plain-class-"))
+    hand_in_hostile(course, listener, plain=True)
+    hostile.nbgrader(course, "autograde", "*", env={"GRADER_TEST_SECRET": SECRET})
+    listener.close()
+    return PlainClass(course, listener, hostile.scores(course))
+
+
+_BESIDE = ThreadPoolExecutor(1)
+"""Plain nbgrader's run beside the batch's: independent, and each leaves the other idle time
+(nbgrader's one kernel at a time; the batch's start-up, merge and retries)."""
+
+
+@functools.cache
+def _plain_started() -> Future:
+    return _BESIDE.submit(_grade_plain)
+
+
+def plain_class() -> PlainClass:
+    """The hostile class graded by plain `nbgrader autograde`, once per test session."""
+    return _plain_started().result()
+
+
 @functools.cache
 def graded_class() -> GradedClass:
     """The class graded by the batch, once per test session (see the module docstring)."""
-    import tempfile
-
+    hostile.released()  # once, before two threads want it
+    _plain_started()  # plain nbgrader grades its copy of the attackers meanwhile
     listener = Listener()
-    course = hostile.course(Path(tempfile.mkdtemp(prefix="graded-class-")))
+    course = hostile.course(_scratch("graded-class-"))
     hand_in_corpus(course)
     hand_in_hostile(course, listener, plain=False)
     submitted = digests(course, "submitted")

@@ -1,7 +1,7 @@
 """The batch on Dask: a real scheduler and two workers started as separate processes on loopback
-with the `dask` CLIs, then `--scheduler tcp://...`; and the embedded `--scheduler local`. A small
-class (honest students, a crashing one, a monkeypatching one) must grade exactly as it does on
-local threads, with the shards run inside the worker processes.
+with the `dask` CLIs, then `--scheduler tcp://...`; and, side by side, the embedded
+`--scheduler local`. A small class (honest students, a crashing one, a monkeypatching one)
+must grade exactly as it does on local threads, with the shards run inside the worker processes.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -53,13 +54,13 @@ def _graded(course: Path) -> dict[str, dict[str, float]]:
             for (student, _), cells in hostile.scores(course).items()}
 
 
-@pytest.fixture
-def cluster(tmp_path):
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
     """`dask scheduler` and `dask worker` (two worker processes), on loopback only."""
     port = _free_port()
     address = f"tcp://127.0.0.1:{port}"
     env = hostile.environment()
-    log = tmp_path / "worker.log"
+    log = tmp_path_factory.mktemp("dask") / "worker.log"
     processes = [subprocess.Popen([DASK, "scheduler", "--host", "127.0.0.1", "--port", str(port),
                                    "--no-dashboard"], env=env, start_new_session=True,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)]
@@ -89,24 +90,38 @@ def _worker_pids(processes: list[subprocess.Popen]) -> set[int]:
     return {child.pid for child in psutil.Process(processes[1].pid).children(recursive=True)}
 
 
-def test_batch_fans_out_over_a_dask_scheduler_and_workers(tmp_path, cluster):
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory, cluster):
+    """Both runs side by side (independent: one on the cluster, one on its own LocalCluster):
+    {"remote"|"local": (course, expected, done)}, and the cluster's worker processes."""
     address, processes = cluster
-    course = hostile.course(tmp_path)
-    expected = _class(course)
-    done = hostile.batch(course, "03_no_progress", "--scheduler", address, "--jobs", "2",
-                         "--quiet")
+
+    def run(name: str, students: list[str], scheduler: str) -> tuple:
+        course = hostile.course(tmp_path_factory.mktemp(name))
+        expected = _class(course, students)
+        done = hostile.batch(course, "03_no_progress", "--scheduler", scheduler, "--jobs", "2",
+                             "--quiet")
+        return course, expected, done
+
+    hostile.released()  # once, before two threads want it
+    with ThreadPoolExecutor(2) as pool:
+        remote = pool.submit(run, "remote", CLASS, address)
+        local = pool.submit(run, "local", CLASS[:2], "local")
+        runs = {"remote": remote.result(), "local": local.result()}
+    return runs, _worker_pids(processes)
+
+
+def test_batch_fans_out_over_a_dask_scheduler_and_workers(graded):
+    (course, expected, done), workers = graded[0]["remote"], graded[1]
     assert done.returncode == 0, done.stdout + done.stderr
     assert _graded(course) == expected
     assert re.search(r"on Dask at tcp://127\.0\.0\.1:\d+: 2 workers, 2 threads", done.stdout)
     pids = {int(pid) for pid in re.findall(r":(\d+)", done.stdout.split("shards ran in")[1])}
-    assert pids and pids <= _worker_pids(processes), done.stdout
+    assert pids and pids <= workers, done.stdout
 
 
-def test_batch_on_an_embedded_local_cluster(tmp_path):
-    course = hostile.course(tmp_path)
-    expected = _class(course, CLASS[:2])
-    done = hostile.batch(course, "03_no_progress", "--scheduler", "local", "--jobs", "2",
-                         "--quiet")
+def test_batch_on_an_embedded_local_cluster(graded):
+    course, expected, done = graded[0]["local"]
     assert done.returncode == 0, done.stdout + done.stderr
     assert _graded(course) == expected
     assert "on Dask at tcp://127.0.0.1" in done.stdout

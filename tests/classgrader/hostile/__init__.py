@@ -47,7 +47,7 @@ EXERCISES = tuple(submissions.EXERCISES)
 
 
 @functools.cache
-def _released() -> Path:
+def released() -> Path:
     """A course with the exercises generated (and registered in its gradebook), built once per
     test session and copied for each test."""
     folder = Path(tempfile.mkdtemp(prefix="batch-tests-release-"))
@@ -61,7 +61,7 @@ def _released() -> Path:
 def course(where: Path) -> Path:
     """A fresh copy of the released course in `where` (nothing handed in yet)."""
     target = where / "course"
-    shutil.copytree(_released(), target)
+    shutil.copytree(released(), target)
     return target
 
 
