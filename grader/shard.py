@@ -104,6 +104,11 @@ def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dic
     common = {"readable": [Path(harness.__file__).parent, Path(__file__).parent],
               "hidden": [scratch, *payload.get("private", [])],
               "limits": {"memory_mb": payload.get("memory_mb") or 0}, "env": {ENV: env[ENV]}}
+    # Sandboxed kernels cannot write bytecode: compile what they import here, once, so that no
+    # kernel recompiles IPython (this imports only the kit and its dependencies, never a student's).
+    subprocess.run([sys.executable, "-c", "import ipykernel.kernelapp, harness.grading, "
+                    "grader.kernel_log, grader.recheck"], env=env, cwd=scratch,
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     paths = {"kernel": scratch / "sandbox-kernel.json", "recheck": scratch / "sandbox-recheck.json"}
     paths["kernel"].write_text(json.dumps(sandbox.settings(**common,
                                                            logs=scratch / ".progress")))
