@@ -2,7 +2,7 @@
 
 `plan` lists the code cells: the student's own cells as submitted, the locked cells and tests from
 the gradebook (never from the submission). `run_child` runs a plan in a forked child that has
-confined itself (`sandbox.confine_child`) and stands in the student's own folder, so the id comes
+confined itself (`seccomp.confine_child`) and stands in the student's own folder, so the id comes
 from the true student: before each test it puts the grading code back (`snapshot`) and rebinds the
 names the locked cells bound, and a test scores 0 if it raises, writes to stderr or leaves the
 grading code changed. It reports each cell on a pipe; `recheck` watches it from outside.
@@ -105,7 +105,7 @@ def _score(value: Any, points: float) -> float:
 
 def run_child(steps: list[dict[str, Any]], skip: set[int], snapshot: Any, out: int,
            guard: dict[str, Any]) -> None:
-    from grader.sandbox import confine_child
+    from grader.seccomp import confine_child
 
     os.chdir(guard["own"])
     sys.path.insert(0, "")

@@ -6,7 +6,7 @@ student's files into memory and removes them from the folder, imports the gradin
 it (`snapshot`), then takes the students one at a time: it lays out that student's folders alone
 (so no child sees another student's work), forks one child per notebook to run its plan
 (`cells`), then wipes the folders and the temp folder before the next student. Each child confines
-itself before any student code runs (`sandbox.confine_child`: no process of its own, no signal or
+itself before any student code runs (`seccomp.confine_child`: no process of its own, no signal or
 ptrace to this parent, which is not dumpable either). The parent watches each child from
 outside: a cell that outlives its time is interrupted, then killed, and the notebook runs again
 without it; reports that break the protocol (a submission writing to the pipe) score the
@@ -187,7 +187,7 @@ def _lay_out(folder: str, files: dict[str, bytes]) -> None:
 
 
 def main() -> int:
-    from grader.sandbox import protect_parent
+    from grader.seccomp import protect_parent
 
     protect_parent()
     job = json.load(sys.stdin)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from grader import sandbox
+from grader import sandbox, seccomp
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the OS sandbox is Linux's; elsewhere the container recipe")
@@ -216,7 +216,7 @@ def test_a_warm_parent_forks_children_that_confine_themselves(box):
     hold on their parent) before they run student code."""
     seen = outcome(box, TRY + """
 import signal, threading
-from grader.sandbox import confine_child, protect_parent
+from grader.seccomp import confine_child, protect_parent
 protect_parent()
 parent, (read, write) = os.getpid(), os.pipe()
 child = os.fork()
@@ -342,7 +342,7 @@ def test_bad_limits_and_machines_are_named():
     with pytest.raises(ValueError, match="memory_gb"):
         sandbox.settings(readable=[], hidden=[], limits={"memory_gb": 1})
     with pytest.raises(OSError, match="riscv64"):
-        sandbox.seccomp_program("riscv64")
+        seccomp.program("riscv64")
 
 
 @pytest.mark.slow
