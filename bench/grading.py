@@ -2,11 +2,12 @@
 
 Builds a course from the repository's release, hands in 40 students x 4 exercises (reference
 solutions and the corpus's known bugs, the same for every run), grades one copy with
-`nbgrader autograde "*"` then `nbgrader export`, and two more with `python -m grader
-autograde "*"` (grades.csv included), with forked kernels and with --no-fork, and checks that all
-gave every student the same score on every test. It times the kernel-start floor too: a kernel
-running one trivial cell, started fresh and forked from the batch's warm server. Set
-BENCH_STUDENTS to change the class size (smaller for a quick look).
+`nbgrader autograde "*"` then `nbgrader export`, and another with `python -m grader autograde
+"*"` (grades.csv included, every kernel in the OS sandbox), and checks that both gave every
+student the same score on every test. It times the kernel-start floor too: a kernel running one
+trivial cell, plain and sandboxed (the difference is the sandbox's cost per notebook). Set
+BENCH_STUDENTS to change the class size (smaller for a quick look), BENCH_UNSAFE=1 to time the
+batch with --unsafe-no-sandbox as well.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import os
 import resource
 import shutil
-import signal
 import sqlite3
 import statistics
 import subprocess
@@ -74,50 +74,54 @@ def timed(command: list[str], cwd: Path) -> tuple[float, float]:
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
-def kernel_floor(runs: int = 8, *, forked: bool = False) -> float:
-    """Median seconds for a kernel to start, run `1 + 1` and shut down (nbclient): a fresh one,
-    or one forked from the batch's warm server (`zygote`)."""
+def kernel_floor(runs: int = 8, *, sandboxed: bool = False) -> float:
+    """Median seconds for a kernel to start, run `1 + 1` and shut down (nbclient, over ipc as
+    the batch runs them): a plain one, or one in the OS sandbox (`grader.sandbox`)."""
+    import json
+
     import nbclient
     import nbformat
+    from traitlets.config import Config
 
-    from grader import zygote
+    from grader import sandbox
 
-    env, server = dict(os.environ), None
-    folder = Path(tempfile.mkdtemp(prefix="bench-kernels-"))
+    env = dict(os.environ)
+    folder = Path(tempfile.mkdtemp(prefix="bench-kernels-", dir="/tmp"))
     try:
-        if forked:
-            socket_path = folder / "zygote"
-            server = subprocess.Popen(zygote.serve_command(str(socket_path)),
-                                      env=release.nbgrader_env(), start_new_session=True)
-            while not socket_path.exists():
-                time.sleep(0.05)
-            os.environ[zygote.ENV] = str(socket_path)
-            os.environ["JUPYTER_PATH"] = zygote.kernelspec(str(folder), sys.executable)
+        (folder / "sockets").mkdir(mode=0o700)
+        (folder / "work").mkdir()
+        if sandboxed:
+            settings = folder / "sandbox.json"
+            settings.write_text(json.dumps(sandbox.settings(
+                readable=[ROOT / "harness", ROOT / "grader"], hidden=[folder])))
+            os.environ["JUPYTER_PATH"] = sandbox.kernelspec(str(folder / "specs"), settings)
+        ipc = Config({"KernelManager": {"transport": "ipc", "ip": str(folder / "sockets" / "k")}})
         samples = []
         for _ in range(runs):
             notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")])
             started = time.perf_counter()
-            nbclient.NotebookClient(notebook, kernel_name="python3").execute()
+            nbclient.NotebookClient(notebook, kernel_name="python3", config=ipc,
+                                    resources={"metadata": {"path": str(folder / "work")}},
+                                    shutdown_kernel="immediate").execute()
             samples.append(time.perf_counter() - started)
         return statistics.median(samples)
     finally:
         os.environ.clear()
         os.environ.update(env)
-        if server is not None:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
         shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> None:
-    floors = (kernel_floor(), kernel_floor(forked=True))  # first, on a quiet machine
+    floors = (kernel_floor(), kernel_floor(sandboxed=True))  # first, on a quiet machine
+    unsafe = os.environ.get("BENCH_UNSAFE") == "1"
     work = Path(tempfile.mkdtemp(prefix="bench-grading-"))
     try:
         base = work / "base"
         base.mkdir()
         release.build(submissions.EXERCISES, base)
         notebooks = hand_in(base)
-        courses = {name: work / name for name in ("sequential", "batch", "no_fork")}
+        batches = ["batch", "unsafe"] if unsafe else ["batch"]
+        courses = {name: work / name for name in ["sequential", *batches]}
         for course in courses.values():
             shutil.copytree(base, course)
         nbgrader = str(Path(sys.executable).parent / "nbgrader")
@@ -126,11 +130,11 @@ def main() -> None:
                  str(jobs), "--quiet"]
         runs = {"autograde": timed([nbgrader, "autograde", "*"], courses["sequential"]),
                 "export": timed([nbgrader, "export"], courses["sequential"]),
-                "batch": timed(batch, courses["batch"]),
-                "no_fork": timed([*batch, "--no-fork"], courses["no_fork"])}
+                "batch": timed(batch, courses["batch"])}
+        if unsafe:
+            runs["unsafe"] = timed([*batch, "--unsafe-no-sandbox"], courses["unsafe"])
         expected = scores(courses["sequential"])
-        same = bool(expected) and all(scores(courses[name]) == expected
-                                      for name in ("batch", "no_fork"))
+        same = bool(expected) and all(scores(courses[name]) == expected for name in batches)
         report(notebooks, jobs, runs, same, floors)
     finally:
         shutil.rmtree(work, ignore_errors=True)
@@ -147,18 +151,20 @@ def report(notebooks: int, jobs: int, runs: dict[str, tuple[float, float]], same
           f"{notebooks} notebooks; {jobs} cores")
     print(line("sequential nbgrader autograde", autograde, autograde_cpu)
           + f"; then nbgrader export {export:.1f} s")
-    print(line(f"batch --jobs {jobs} (grades.csv included)", *runs["batch"]))
-    print(line(f"batch --jobs {jobs} --no-fork", *runs["no_fork"]))
-    for name in ("batch", "no_fork"):
+    print(line(f"batch --jobs {jobs}, sandboxed (grades.csv included)", *runs["batch"]))
+    if "unsafe" in runs:
+        print(line(f"batch --jobs {jobs} --unsafe-no-sandbox", *runs["unsafe"]))
+    for name in [n for n in ("batch", "unsafe") if n in runs]:
         wall = runs[name][0]
         print(f"speed-up, {name}: {autograde / wall:.2f}x over autograde alone, "
               f"{(autograde + export) / wall:.2f}x over autograde + export")
     print(f"identical scores on every test of every student: {'yes' if same else 'NO'}")
-    fresh, forked = floors
-    print(f"kernel floor (start, one trivial cell, shutdown): fresh {fresh:.2f} s, forked "
-          f"{forked:.2f} s; per notebook, sequential spends {autograde / notebooks / fresh:.1f}x "
-          f"the fresh floor, the batch {runs['batch'][0] / notebooks / fresh:.2f}x (wall, "
-          f"{jobs} cores)")
+    fresh, boxed = floors
+    print(f"kernel floor (start, one trivial cell, shutdown): plain {fresh:.2f} s, sandboxed "
+          f"{boxed:.2f} s (the sandbox adds {boxed - fresh:+.2f} s a kernel); per notebook, "
+          f"sequential spends {autograde / notebooks / fresh:.1f}x the plain floor, the batch "
+          f"{runs['batch'][0] / notebooks / fresh:.2f}x (wall, {jobs} cores)")
+    print(f"load average while measuring: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -4,19 +4,20 @@ Usage (from the course directory, or with --course):
 
     python -m grader autograde ASSIGNMENT [ASSIGNMENT ...] [--course DIR]
         [--jobs N] [--student ID ...] [--force] [--scheduler tcp://HOST:PORT | local]
-        [--shard-size N] [--csv PATH] [--timeout SECONDS] [--memory-mb MB] [--no-fork]
-        [--report PATH] [--quiet]
+        [--shard-size N] [--csv PATH] [--timeout SECONDS] [--memory-mb MB]
+        [--unsafe-no-sandbox] [--report PATH] [--quiet]
 
 It grades what `nbgrader autograde` would (not yet graded, or handed in again; every submission
 with --force; `--student ID` regrades that student and replaces only their rows), split into
 shards that each run `nbgrader autograde` in a scratch course of their own (`shard`), with
-every kernel guarded (`policy`) and every test re-checked outside its notebook
-(`recheck`). A submission whose kernel dies or hangs is graded again without the cell that
-stopped it. Kernels are forked from a warm process (`zygote`; --no-fork starts each one
-from scratch). One writer merges the results (`merge`) and writes grades.csv with nbgrader's
-exporter, then lists near-copies in the class (`copies`) in copies.csv beside it, for review.
-Shards run in --jobs local threads (default: one per core) or on Dask (`--scheduler local` or an
-address; needs the `grader` extra). ASSIGNMENT "*" means every assignment in the gradebook.
+every kernel contained by the operating system (`sandbox`; Linux; elsewhere run the grader in
+the container recipe, or pass --unsafe-no-sandbox to grade with no containment at all) and every
+test re-checked outside its notebook (`recheck`). A submission whose kernel dies or hangs is
+graded again without the cell that stopped it. One writer merges the results (`merge`) and
+writes grades.csv with nbgrader's exporter, then lists near-copies in the class (`copies`) in
+copies.csv beside it, for review. Shards run in --jobs local threads (default: one per core) or on
+Dask (`--scheduler local` or an address; needs the `grader` extra). ASSIGNMENT "*" means every
+assignment in the gradebook.
 """
 
 from __future__ import annotations
@@ -66,8 +67,10 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
                            help="seconds per cell (default: the course's Execute.timeout)")
     autograde.add_argument("--memory-mb", type=int, default=4096,
                            help="address space per kernel in MB (default 4096; 0: no cap)")
-    autograde.add_argument("--no-fork", action="store_true",
-                           help="start every kernel from scratch instead of forking a warm one")
+    autograde.add_argument("--unsafe-no-sandbox", action="store_true",
+                           help="run students' code with no OS sandbox (it could read the "
+                                "gradebook, other students' work and your files, and use the "
+                                "network): only for code you trust, where no sandbox can run")
     autograde.add_argument("--report", help="write the incidents as JSON here")
     autograde.add_argument("--quiet", action="store_true", help="no progress line")
     return autograde.parse_args(argv)
@@ -148,7 +151,7 @@ class Batch:
                 "deadline": 120 + sum(cells[a] * (timeout + 10) + 30 for _, a in shard),
                 "private": [*course.private_paths(), str(self.scratch)],
                 "scratch": str(self.scratch) if not self.remote else None,
-                "fork_kernels": not self.options.no_fork}
+                "sandbox": not self.options.unsafe_no_sandbox}
 
     @property
     def remote(self) -> bool:
@@ -234,6 +237,15 @@ class Batch:
 
 def main(argv: Sequence[str] | None = None) -> int:
     options = parse(argv)
+    if not options.unsafe_no_sandbox and not options.scheduler:
+        from grader.sandbox import unavailable
+
+        reason = unavailable()
+        if reason:
+            raise SystemExit(f"refusing to grade: students' code must run in the OS sandbox, and "
+                             f"{reason}. Run the grader in the container recipe (README, "
+                             f"'Grading a whole class'), or pass --unsafe-no-sandbox to grade "
+                             f"without any containment.")
     started = time.monotonic()
     batch = Batch(options)
     if not batch.pairs:

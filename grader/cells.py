@@ -2,8 +2,8 @@
 
 `plan` lists the code cells: the student's own cells as submitted, the locked cells and tests from
 the gradebook (never from the submission). `run_child` runs a plan in a forked child that has
-guarded itself (`policy`) and stands in the student's own folder, so the id comes from the
-true student: before each test it puts the grading code back (`snapshot`) and rebinds the
+confined itself (`seccomp.confine_child`) and stands in the student's own folder, so the id comes
+from the true student: before each test it puts the grading code back (`snapshot`) and rebinds the
 names the locked cells bound, and a test scores 0 if it raises, writes to stderr or leaves the
 grading code changed. It reports each cell on a pipe; `recheck` watches it from outside.
 """
@@ -105,19 +105,22 @@ def _score(value: Any, points: float) -> float:
 
 def run_child(steps: list[dict[str, Any]], skip: set[int], snapshot: Any, out: int,
            guard: dict[str, Any]) -> None:
-    from grader import policy
+    from grader.seccomp import confine_child
 
     os.chdir(guard["own"])
     sys.path.insert(0, "")
+    if guard.get("tmp"):
+        import tempfile
+
+        tempfile.tempdir = os.environ["TMPDIR"] = guard["tmp"]
     null = os.open(os.devnull, os.O_RDWR)
     err = os.open(guard["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     os.dup2(null, 0)
     os.dup2(null, 1)
     os.dup2(err, 2)
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    policy.limit_memory(guard.get("memory_mb"))
-    policy.install(guard["own"], guard["private"],
-                         allowed_profilers=policy.watch_codes())
+    if guard.get("confine"):
+        confine_child()
     # Captured before any student code runs: it could rebind this module's names.
     write, dumps, fstat, flush, grade, run = os.write, json.dumps, os.fstat, sys.stderr.flush, \
         _grade, _run

@@ -1,11 +1,18 @@
 """The out-of-kernel re-check: each submission graded again, outside its notebook's state.
 
-`python -m grader.recheck JOB.json RESULT.json` (the batch runs it once per shard).
-It imports the grading code, snapshots it (`snapshot`), then forks one child per notebook to
-run its plan (`cells`), and watches each child from outside: a cell that outlives its time
-is interrupted, then killed, and the notebook runs again without it; reports that break the
-protocol (a submission writing to the pipe) score the notebook 0. The batch caps each nbgrader
-score at the re-check's score; this module only computes them.
+`python -m grader.recheck < JOB.json > RESULT.json`, from a folder holding `autograded/STUDENT/
+ASSIGNMENT/` for the shard's students (the shard runs it once, in the OS sandbox). It reads every
+student's files into memory and removes them from the folder, imports the grading code, snapshots
+it (`snapshot`), then takes the students one at a time: it lays out that student's folders alone
+(so no child sees another student's work), forks one child per notebook to run its plan
+(`cells`), then wipes the folders and the temp folder before the next student. Each child confines
+itself before any student code runs (`seccomp.confine_child`: no process of its own, no signal or
+ptrace to this parent, which is not dumpable either). The parent watches each child from
+outside: a cell that outlives its time is interrupted, then killed, and the notebook runs again
+without it; reports that break the protocol (a submission writing to the pipe) score the
+notebook 0. The batch caps each nbgrader score at the re-check's score; this module only computes
+them. What it adds to the sandbox: the tests' results come from the checks as imported, put back
+before every test, never from code the submission patched in its own kernel.
 """
 
 from __future__ import annotations
@@ -13,8 +20,10 @@ from __future__ import annotations
 import json
 import os
 import select
+import shutil
 import signal
 import sys
+import tempfile
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -156,22 +165,54 @@ def _warm(imports: list[str]) -> None:
             pass
 
 
-def main(argv: list[str] | None = None) -> int:
-    job_path, result_path = argv if argv is not None else sys.argv[1:3]
-    with open(job_path) as handle:
-        job = json.load(handle)
+def _take(folder: str) -> dict[str, dict[str, bytes]]:
+    """Every student's files under `folder` (STUDENT/...), read into memory and removed."""
+    files: dict[str, dict[str, bytes]] = {}
+    for root, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(root, name)
+            student, _, relative = os.path.relpath(path, folder).partition(os.sep)
+            with open(path, "rb") as handle:
+                files.setdefault(student, {})[relative] = handle.read()
+    shutil.rmtree(folder, ignore_errors=True)
+    return files
+
+
+def _lay_out(folder: str, files: dict[str, bytes]) -> None:
+    for relative, data in files.items():
+        path = os.path.join(folder, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data)
+
+
+def main() -> int:
+    from grader.seccomp import protect_parent
+
+    protect_parent()
+    job = json.load(sys.stdin)
+    os.close(0)  # nothing a child inherits may lead back to the shard
+    graded = os.path.abspath("autograded")
+    files = _take(graded)
     _warm(job.get("imports", ["harness.providers.anthropic", "harness.loop"]))
     from grader.snapshot import Snapshot
 
     snapshot = Snapshot.take()
-    results = {}
+    results, work = {}, tempfile.mkdtemp(prefix="recheck-")
+    by_student: dict[str, list[dict[str, Any]]] = {}
     for item in job["notebooks"]:
-        guard = {"own": item["own"], "private": job["private"], "memory_mb": job.get("memory_mb"),
-                 "stderr": os.path.join(job["work"], item["key"].replace("/", "_") + ".stderr")}
-        results[item["key"]] = recheck(item["steps"], snapshot, guard, float(job["timeout"]),
-                                       item.get("skip", ()))
-    with open(result_path, "w") as handle:
-        json.dump(results, handle)
+        by_student.setdefault(item["key"].split("/")[0], []).append(item)
+    for student, items in by_student.items():
+        _lay_out(os.path.join(graded, student), files.get(student, {}))
+        for item in items:
+            guard = {"own": item["own"], "confine": sys.platform.startswith("linux"),
+                     "tmp": work, "stderr": os.path.join(work, "stderr")}
+            results[item["key"]] = recheck(item["steps"], snapshot, guard,
+                                           float(job["timeout"]), item.get("skip", ()))
+        for folder in (graded, work):  # what this student's children left goes with them
+            shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(work)
+    json.dump(results, sys.stdout)
     return 0
 
 

@@ -3,10 +3,12 @@
 `grade_shard(payload)` builds a scratch course in a new temporary folder (the course's config with
 the batch's settings, a gradebook holding only the assignments, these students' submissions and
 the source's supporting files), runs `nbgrader autograde` there in its own process group under a
-wall-clock bound, and the re-check (`recheck`) beside it. It returns plain data: each
-submission's autograded files, its kernel's cell log, the re-check's scores. It never touches the
-instructor's course (the batch merges the results) and runs the same in a local thread or on a
-Dask worker, which needs only this package and nbgrader installed.
+wall-clock bound, and the re-check (`recheck`) beside it. Every kernel
+and every re-check runs in the OS sandbox (`sandbox`), unless the payload says "sandbox": False
+(the instructor's --unsafe-no-sandbox). It returns plain data: each submission's autograded
+files, its kernel's cell log, the re-check's scores. It never touches the instructor's course
+(the batch merges the results) and runs the same in a local thread or on a Dask worker, which
+needs only this package, nbgrader and bwrap installed.
 """
 
 from __future__ import annotations
@@ -19,28 +21,33 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from grader import zygote
+import harness
+from grader import sandbox
 from grader.cells import plan
-from grader.policy import ENV, digest
+from grader.kernel_log import ENV, digest
 
 OUTPUT_LIMIT = 100_000
 """Characters kept of any one output in an autograded notebook (a gigantic print is cut)."""
 
 SETTINGS = '''
-# Added by grader.shard for one shard: this scratch course, and every kernel guarded.
+# Added by grader.shard for one shard: this scratch course, its kernels' cell log, and ipc (a
+# sandboxed kernel has no network: it talks over unix sockets in a folder of this shard's own).
 c.CourseDirectory.root = {root!r}
 c.CourseDirectory.db_url = {db!r}
 c.CourseDirectory.student_id = "*"
 _ours = ["--HistoryManager.hist_file=:memory:",
-         "--IPKernelApp.extensions=grader.policy"]
+         "--IPKernelApp.extensions=grader.kernel_log"]
 _theirs = c.Execute.extra_arguments if isinstance(c.Execute.extra_arguments, list) else []
 c.Execute.extra_arguments = [a for a in _theirs if a not in _ours] + _ours
 c.Execute.shutdown_kernel = "immediate"  # every output is in by then: no need to wait
+c.KernelManager.transport = "ipc"
+c.KernelManager.ip = {sockets!r}
 _their_hook = c.Autograde.post_convert_hook if "post_convert_hook" in c.Autograde else None
 
 
@@ -60,7 +67,7 @@ AUTOGRADED = ".autograded"
 """The file nbgrader's post-convert hook appends to, a line per submission: the shard's progress."""
 
 _RUNNING: set[int] = set()
-"""Process groups of the shards running in this process (nbgrader, re-check, kernel server)."""
+"""Process groups of the shards running in this process (nbgrader, re-checks)."""
 
 
 def stop_all() -> None:
@@ -88,34 +95,33 @@ def _environment(scratch: Path, policy: dict[str, Any]) -> dict[str, str]:
     return env
 
 
-def _start_zygote(scratch: Path, env: dict[str, str]) -> subprocess.Popen | None:
-    """Start the kernel server (`zygote`) and point nbgrader's python3 kernel at it;
-    None (plain kernels) where fork or fd passing is missing or the server does not come up."""
-    if not (hasattr(os, "fork") and hasattr(socket, "send_fds")):
-        return None
-    path = scratch / ".zygote"
-    server = subprocess.Popen(zygote.serve_command(str(path)), cwd=scratch, env=env,
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=open(scratch / "zygote.log", "wb"), start_new_session=True)
-    _RUNNING.add(server.pid)
-    deadline = time.monotonic() + 120
-    while not path.exists():
-        if server.poll() is not None or time.monotonic() > deadline:
-            if server.poll() is None:
-                os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
-            return None
-        time.sleep(0.05)
-    env[zygote.ENV] = str(path)
-    specs = zygote.kernelspec(str(scratch / ".jupyter"), sys.executable)
+def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dict[str, Path]:
+    """Sandbox settings for the shard's kernels and re-checks, and nbgrader's python3 kernelspec
+    pointed at the launcher. Each sees the checks (harness/, grader/), nothing of the course."""
+    reason = sandbox.unavailable()
+    if reason:
+        raise RuntimeError(f"cannot sandbox graded code on {socket.gethostname()}: {reason}")
+    common = {"readable": [Path(harness.__file__).parent, Path(__file__).parent],
+              "hidden": [scratch, *payload.get("private", [])],
+              "limits": {"memory_mb": payload.get("memory_mb") or 0}, "env": {ENV: env[ENV]}}
+    # Sandboxed kernels cannot write bytecode: compile what they import here, once, so that no
+    # kernel recompiles IPython (this imports only the kit and its dependencies, never a student's).
+    subprocess.run([sys.executable, "-c", "import ipykernel.kernelapp, harness.grading, "
+                    "grader.kernel_log, grader.recheck"], env=env, cwd=scratch,
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    paths = {"kernel": scratch / "sandbox-kernel.json", "recheck": scratch / "sandbox-recheck.json"}
+    paths["kernel"].write_text(json.dumps(sandbox.settings(**common,
+                                                           logs=scratch / ".progress")))
+    paths["recheck"].write_text(json.dumps(sandbox.settings(**common, forks=True)))
+    specs = sandbox.kernelspec(str(scratch / ".jupyter"), paths["kernel"])
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [specs, env.get("JUPYTER_PATH")]))
-    return server
+    return paths
 
 
 def _write_course(scratch: Path, payload: dict[str, Any]) -> None:
     dirs = payload["dirs"]
     extra = SETTINGS.format(root=str(scratch), db=f"sqlite:///{scratch / 'gradebook.db'}",
-                            done=str(scratch / AUTOGRADED))
+                            done=str(scratch / AUTOGRADED), sockets=str(scratch / ".k" / "k"))
     if payload.get("timeout"):
         extra += f"c.Execute.timeout = {int(payload['timeout'])}\n"
     (scratch / "nbgrader_config.py").write_text(payload["config"] + "\n" + extra)
@@ -157,7 +163,7 @@ def _run(command: list[str], cwd: Path, env: dict[str, str], log: Path, seconds:
 
 
 def _recheck_job(scratch: Path, payload: dict[str, Any]) -> dict[str, Any]:
-    """One re-check job for every notebook of the shard, each in a folder of its own."""
+    """The shard's re-check job: every notebook's plan; the files go in .recheck/autograded/."""
     notebooks = []
     for item in payload["submissions"]:
         student, assignment = item["student"], item["assignment"]
@@ -171,8 +177,30 @@ def _recheck_job(scratch: Path, payload: dict[str, Any]) -> dict[str, Any]:
             notebooks.append({"key": f"{student}/{assignment}/{name}", "own": str(own),
                               "steps": steps, "skip": [i for i, s in enumerate(steps)
                                                        if digest(s["source"]) in skip]})
-    return {"notebooks": notebooks, "private": [str(scratch)], "work": str(scratch / ".recheck"),
-            "timeout": payload.get("timeout") or 30, "memory_mb": payload.get("memory_mb")}
+    return {"notebooks": notebooks, "timeout": payload.get("timeout") or 30}
+
+
+def _recheck(scratch: Path, job: dict[str, Any], env: dict[str, str], settings: Path | None,
+             deadline: float, results: dict[str, Any]) -> None:
+    """Run the re-check (in its sandbox unless `settings` is None: the job on stdin, the scores
+    on stdout) into `results`; if it fails or runs out of time, no submission gets a score."""
+    command = [sys.executable, "-P", "-m", "grader.recheck"]
+    if settings is not None:
+        command = [sys.executable, "-I", "-S", sandbox.__file__, str(settings), "--", *command]
+    with open(scratch / "recheck.log", "ab") as log:
+        process = subprocess.Popen(command, cwd=scratch / ".recheck", env=env,
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                   start_new_session=True)
+    _RUNNING.add(process.pid)
+    try:
+        out, _ = process.communicate(json.dumps(job).encode(),
+                                     timeout=max(1.0, deadline - time.monotonic()))
+        results.update(json.loads(out or b"{}"))
+    except (subprocess.TimeoutExpired, ValueError):
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+    finally:
+        _RUNNING.discard(process.pid)
 
 
 def _cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
@@ -220,56 +248,35 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
     scratch = Path(tempfile.mkdtemp(prefix="grade-shard-", dir=payload.get("scratch")))
     try:
         _write_course(scratch, payload)
-        policy = {"private": [str(scratch), *payload.get("private", [])],
-                  "progress": str(scratch / ".progress"), "memory_mb": payload.get("memory_mb"),
-                  "skip": payload.get("skip", {})}
+        policy = {"progress": str(scratch / ".progress"), "skip": payload.get("skip", {})}
         (scratch / ".progress").mkdir()
+        (scratch / ".k").mkdir(mode=0o700)
         env = _environment(scratch, policy)
-        zygote = _start_zygote(scratch, env) if payload.get("fork_kernels", True) else None
-        job = _recheck_job(scratch, payload)
-        (scratch / ".recheck" / "job.json").write_text(json.dumps(job))
-        recheck = subprocess.Popen(
-            [sys.executable, "-m", "grader.recheck", str(scratch / ".recheck" /
-                                                                     "job.json"),
-             str(scratch / ".recheck" / "result.json")], cwd=scratch / ".recheck", env=env,
-            stdout=subprocess.DEVNULL, stderr=open(scratch / "recheck.log", "wb"),
-            stdin=subprocess.DEVNULL, start_new_session=True)
-        _RUNNING.add(recheck.pid)
+        boxes = _sandbox(scratch, env, payload) if payload.get("sandbox", True) else {}
+        rechecked: dict[str, Any] = {}
+        recheck = threading.Thread(target=_recheck, args=(
+            scratch, _recheck_job(scratch, payload), env, boxes.get("recheck"),
+            time.monotonic() + payload["deadline"], rechecked))
+        recheck.start()
         log, done = scratch / "autograde.log", scratch / AUTOGRADED
 
         def tick() -> None:
             if progress and done.exists():
                 progress(len(done.read_bytes().splitlines()))
 
-        try:
-            code, timed_out = _run([_bin("nbgrader"), "autograde", "*", "--force"], scratch, env,
-                                   log, payload["deadline"], tick)
-        finally:
-            if zygote is not None:
-                os.killpg(zygote.pid, signal.SIGKILL)  # the server and any kernel left
-                zygote.wait()
-                _RUNNING.discard(zygote.pid)
+        code, timed_out = _run([_bin("nbgrader"), "autograde", "*", "--force"], scratch, env,
+                               log, payload["deadline"], tick)
         tick()
-        rechecked = _wait_recheck(recheck, scratch, payload["deadline"])
-        _RUNNING.discard(recheck.pid)
+        recheck.join()
         return {"submissions": _results(scratch, payload, rechecked), "exit": code,
                 "worker": f"{socket.gethostname()}:{os.getpid()}",
                 "timed_out": timed_out, "log": log.read_text(errors="replace")[-20_000:],
-                "recheck_log": (scratch / "recheck.log").read_text(errors="replace")[-5_000:],
+                "recheck_log": (scratch / "recheck.log").read_text(errors="replace")[-5_000:]
+                if (scratch / "recheck.log").exists() else "",
                 "seconds": time.monotonic() - started}
     finally:
         if not payload.get("keep"):
             shutil.rmtree(scratch, ignore_errors=True)
-
-
-def _wait_recheck(process: subprocess.Popen, scratch: Path, seconds: float) -> dict[str, Any]:
-    try:
-        process.wait(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.wait()
-    path = scratch / ".recheck" / "result.json"
-    return json.loads(path.read_text()) if path.exists() else {}
 
 
 def _results(scratch: Path, payload: dict[str, Any], rechecked: dict[str, Any]

@@ -37,6 +37,8 @@ NEIGHBOURS = {"aa_neighbour": "03_no_progress", "zz_neighbour": "03_no_progress"
               "alice": "04_cost"}
 """Honest students the attacks aim at (their folders, their ids)."""
 ATTACKS = {module.__name__.rsplit(".", 1)[1]: module for module in hostile.attacks()}
+SECRET = "sk-instructor-3f9a1c"
+"""A variable in the instructor's environment (GRADER_TEST_SECRET) no graded code may see."""
 
 
 class Listener:
@@ -117,7 +119,9 @@ def hand_in_corpus(course: Path) -> None:
 
 def hand_in_hostile(course: Path, listener: Listener, *, plain: bool) -> None:
     """Every attack (those plain nbgrader can survive, with `plain`) and the neighbours."""
-    context = {"port": listener.port, "neighbour": "zz_neighbour", "victim": "alice"}
+    context = {"port": listener.port, "neighbour": "zz_neighbour", "victim": "alice",
+               "course": str(course), "students": sorted([*ATTACKS, *NEIGHBOURS]),
+               "secret": SECRET}
     for name, module in ATTACKS.items():
         if plain and module.PLAIN is None:
             continue
@@ -204,7 +208,7 @@ def _grade_plain() -> PlainClass:
     listener = Listener()
     course = hostile.course(_scratch("plain-class-"))
     hand_in_hostile(course, listener, plain=True)
-    hostile.nbgrader(course, "autograde", "*")
+    hostile.nbgrader(course, "autograde", "*", env={"GRADER_TEST_SECRET": SECRET})
     listener.close()
     return PlainClass(course, listener, hostile.scores(course))
 
@@ -235,7 +239,8 @@ def graded_class() -> GradedClass:
     hand_in_hostile(course, listener, plain=False)
     submitted = digests(course, "submitted")
     started = time.perf_counter()
-    done = hostile.batch(course, "*", "--jobs", "2", "--report", str(course / "report.json"))
+    done = hostile.batch(course, "*", "--jobs", "2", "--report", str(course / "report.json"),
+                         env={"GRADER_TEST_SECRET": SECRET})
     seconds = time.perf_counter() - started
     listener.close()
     feedback = _feedback(course)

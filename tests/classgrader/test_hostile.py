@@ -1,10 +1,12 @@
 """The hostile corpus (tests/classgrader/hostile) through the real pipeline: the attackers and
 their honest neighbours, graded with the exercise corpus in the test run's one class
-(`classgrader.graded`) by `python -m grader` with real nbgrader kernels. Each attack must score
-exactly what its module expects (no unearned point, the rest of the notebook still graded), the
-neighbours full marks with their files untouched, and the batch must finish. The same attackers
-under plain `nbgrader autograde` show which attacks the batch is there to stop. Both runs write
-their scores to test-artifacts/hostile_outcomes.md for the lead to read.
+(`classgrader.graded`) by `python -m grader` with real nbgrader kernels, each in the OS sandbox.
+Each attack must score exactly what its module expects (no unearned point, the rest of the
+notebook still graded), its outputs must show the operating system's refusal (there is no Python
+hook left to refuse anything), the neighbours full marks with their files untouched, and the
+batch must finish. The same attackers under plain `nbgrader autograde` show which attacks the
+batch is there to stop. Both runs write their scores, and what stopped each attack, to
+test-artifacts/hostile_outcomes.md for the lead to read.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from classgrader import hostile
 from classgrader.graded import (
     ATTACKS,
     NEIGHBOURS,
+    SECRET,
     digests,
     graded_class,
     hidden_lines,
@@ -84,10 +87,27 @@ def test_no_connection_and_no_write_outside_the_kernels_folders(graded):
     course = graded.course
     assert graded.listener.accepted == 0
     assert not (course / "pwned.txt").exists()
-    outputs = _outputs(course, "network", "03_no_progress")
-    assert outputs.count("blocked by the grader") == 3, outputs
-    outputs = _outputs(course, "writes_elsewhere", "03_no_progress")
-    assert "wrote" not in outputs.replace("could not write", ""), outputs
+    outputs = _outputs(course, "network", "03_no_progress")  # the kernel's own network namespace:
+    assert "ConnectionRefusedError" in outputs  # a loopback where nothing listens,
+    assert "Network is unreachable" in outputs  # no route out,
+    assert "URLError" in outputs and "connected" not in outputs  # and no name server
+
+
+@pytest.mark.parametrize("name", sorted(n for n, m in ATTACKS.items() if getattr(m, "EVIDENCE",
+                                                                                    None)))
+def test_the_operating_system_stopped_it(graded, name):
+    module = ATTACKS[name]
+    outputs = _outputs(graded.course, name, module.EXERCISE)
+    missing = [line for line in module.EVIDENCE if line not in outputs]
+    assert not missing, f"{name}: {missing} not in its outputs:\n{outputs[-3000:]}"
+
+
+def test_nothing_reached_the_disk_and_no_secret_reached_an_output(graded):
+    course = graded.course
+    folder = course / "autograded" / "fills_disk" / "03_no_progress"
+    assert sum(p.stat().st_size for p in folder.rglob("*") if p.is_file()) < 1_000_000
+    for path in (course / "autograded").rglob("*.ipynb"):
+        assert SECRET not in outputs_of(path), path
 
 
 def test_no_hidden_test_reaches_an_output_or_the_feedback(graded):
@@ -125,13 +145,15 @@ def test_plain_nbgrader_is_fooled_where_the_batch_is_not(graded):
     course, listener, scores = plain.course, plain.listener, plain.scores
     for name, module in ATTACKS.items():
         if module.PLAIN is None:
-            OUTCOMES.setdefault(name, {})["plain"] = "not run (no memory cap)"
+            OUTCOMES.setdefault(name, {})["plain"] = "not run (it would harm the machine)"
             continue
         observed = _observed(scores, name, module.EXERCISE)
         OUTCOMES.setdefault(name, {})["plain"] = _summary(observed, module.EXERCISE)
         assert observed == _expected(module.PLAIN, module.EXERCISE), name
-    assert listener.accepted == 1  # the network attack reached the loopback server
+    assert listener.accepted == 2  # the network attacks (Python, C) reached the loopback
     assert (course / "pwned.txt").exists()
+    assert "secret seen: True" in _outputs(course, "proc_environ", "03_no_progress")
+    assert "read 0 of" not in _outputs(course, "ctypes_files", "03_no_progress")
     printed = _outputs(course, "reads_hidden_tests", "03_no_progress")
     assert [line for line in hidden_lines() if line in printed]  # and would reach the feedback
     assert _observed(scores, "zz_neighbour", "03_no_progress") != _expected({}, "03_no_progress")
@@ -143,12 +165,13 @@ def _outputs(course: Path, student: str, exercise: str) -> str:
 
 def _write_outcomes() -> None:
     ARTIFACTS.mkdir(exist_ok=True)
-    rows = ["| attack | exercise | expected under the batch | batch | plain nbgrader |",
-            "| --- | --- | --- | --- | --- |"]
+    rows = ["| attack | exercise | expected under the batch | batch | stopped by "
+            "| plain nbgrader |", "| --- | --- | --- | --- | --- | --- |"]
     for name, module in sorted(ATTACKS.items()):
         doc = re.sub(r"\s+", " ", module.__doc__ or "").split(":")[0]
         expected = _summary(_expected(module.EXPECT, module.EXERCISE), module.EXERCISE)
         seen = OUTCOMES.get(name, {})
         rows.append(f"| {name}: {doc} | {module.EXERCISE} | {expected} | "
-                    f"{seen.get('batch', '?')} | {seen.get('plain', '?')} |")
+                    f"{seen.get('batch', '?')} | {getattr(module, 'STOPPED_BY', '')} | "
+                    f"{seen.get('plain', '?')} |")
     (ARTIFACTS / "hostile_outcomes.md").write_text("\n".join(rows) + "\n")

@@ -3,7 +3,9 @@
 Each module here is one attack: `build(student)` returns the notebook that student hands in,
 `EXERCISE` says where, `EXPECT` maps each test the batch must score below full marks to the score
 it must get (every other test: full marks, so a crash or a loop costs only what it touches), and
-`PLAIN` the same for `nbgrader autograde` alone, where the attack succeeds or fails differently.
+`PLAIN` the same for `nbgrader autograde` alone, where the attack succeeds or fails differently
+(None: not run there). `STOPPED_BY` names what stops it in the batch, and `EVIDENCE` (where there
+is some) the lines its own outputs must show: the operating system's refusals, not a Python hook's.
 The helpers build a course from the repository's release once per test session, hand notebooks
 in, run the batch and nbgrader on it, and read scores straight from the gradebook. The attacks are
 graded once per test run with the exercise corpus, in `classgrader.graded`: adding an attack is
@@ -70,21 +72,25 @@ def hand_in(course_dir: Path, student: str, exercise: str,
     nbformat.write(notebook, folder / f"{exercise}.ipynb")
 
 
-def environment() -> dict[str, str]:
-    return release.nbgrader_env()
+def environment(**extra: str) -> dict[str, str]:
+    return {**release.nbgrader_env(), **extra}
 
 
-def batch(course_dir: Path, *args: str, timeout: float = 900) -> subprocess.CompletedProcess:
-    """`python -m grader autograde ...` on the course, as an instructor runs it."""
+def batch(course_dir: Path, *args: str, timeout: float = 900,
+          env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """`python -m grader autograde ...` on the course, as an instructor runs it (`env`: more
+    variables in the instructor's environment)."""
     return subprocess.run([sys.executable, "-m", "grader", "autograde", *args,
-                           "--course", str(course_dir)], env=environment(), capture_output=True,
-                          text=True, timeout=timeout, cwd=course_dir)
+                           "--course", str(course_dir)], env=environment(**env or {}),
+                          capture_output=True, text=True, timeout=timeout, cwd=course_dir)
 
 
-def nbgrader(course_dir: Path, *args: str) -> subprocess.CompletedProcess:
+def nbgrader(course_dir: Path, *args: str,
+             env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     """Plain nbgrader in the course (exit status not checked: a dead kernel makes it 1)."""
     return subprocess.run([str(Path(sys.executable).parent / "nbgrader"), *args],
-                          cwd=course_dir, env=environment(), capture_output=True, text=True)
+                          cwd=course_dir, env=environment(**env or {}), capture_output=True,
+                          text=True)
 
 
 def scores(course_dir: Path) -> dict[tuple[str, str], dict[str, float | None]]:

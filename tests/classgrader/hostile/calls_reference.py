@@ -1,12 +1,13 @@
 """Functions that hand the work to the reference: call_key plainly (the checks catch it), and
-NoProgress after switching the profiler off so the checks' watch sees nothing. The grading
-policy refuses sys.setprofile from student code."""
+NoProgress after switching the profiler off so the checks' watch sees nothing. The checks'
+watch notices that it was switched off."""
 
 from classgrader.hostile import index, reference
 
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] | str = "zero"
 PLAIN: dict[str, float] | str = "zero"
+STOPPED_BY = "the checks themselves (harness.grading.ownwork watches the calls)"
 
 CALL_KEY = """def call_key(name, arguments):
     from harness.progress import call_key as reference_key

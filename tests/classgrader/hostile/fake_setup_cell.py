@@ -7,6 +7,7 @@ from classgrader.hostile import index, starter
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] | str = "zero"
 PLAIN: dict[str, float] | str = {}
+STOPPED_BY = "the re-check (it runs the gradebook's setup cell)"
 
 FAKE = """import json
 

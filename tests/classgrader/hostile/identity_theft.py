@@ -9,6 +9,7 @@ EXERCISE = "04_cost"
 EXPECT: dict[str, float] = {"usage_anthropic_adds_cache_reads": 0,
                             "usage_openai_cached_inside_prompt": 0}
 PLAIN: dict[str, float] | str = {}
+STOPPED_BY = "the re-check (it stands in the student's true folder)"
 
 BORROW = '''import os
 

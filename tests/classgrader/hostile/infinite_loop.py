@@ -5,6 +5,7 @@ from classgrader.hostile import add_cell, reference
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] = {}
 PLAIN: dict[str, float] | str = {}
+STOPPED_BY = "nbgrader's time limit"
 
 
 def build(student: str, context: dict) -> object:

@@ -1,4 +1,4 @@
-"""A segmentation fault kills the kernel (ctypes is refused, so it uses faulthandler): the batch
+"""A segmentation fault kills the kernel (through faulthandler): the batch
 grades the notebook again without that cell."""
 
 from classgrader.hostile import add_cell, reference
@@ -6,6 +6,7 @@ from classgrader.hostile import add_cell, reference
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] = {}
 PLAIN: dict[str, float] | str = "zero"
+STOPPED_BY = "a kernel of its own; graded again without the cell"
 
 
 def build(student: str, context: dict) -> object:

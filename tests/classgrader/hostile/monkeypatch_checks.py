@@ -6,6 +6,7 @@ from classgrader.hostile import append, starter
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] | str = "zero"
 PLAIN: dict[str, float] | str = {}
+STOPPED_BY = "the re-check (the checks are put back before each test)"
 
 PATCH = """import harness.grading.no_progress as _checks
 

@@ -6,6 +6,7 @@ from classgrader.hostile import append, with_bug
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] = {"no_progress_catches_cycles": 0}
 PLAIN: dict[str, float] | str = {}
+STOPPED_BY = "the re-check (the reference is put back before each test)"
 
 PATCH = """import harness.grading.reference as _reference
 

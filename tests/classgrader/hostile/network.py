@@ -1,11 +1,14 @@
 """A cell that opens network connections: to a server on loopback (the test listens there), to
-an outside address, and a URL. The grading policy refuses each one; the tests still run."""
+an outside address, and a URL. The kernel's network namespace has a loopback of its own (nothing
+listens there), no route out and no name server; the tests still run."""
 
 from classgrader.hostile import add_cell, reference
 
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] = {}
 PLAIN: dict[str, float] | str = {}
+STOPPED_BY = "network namespace"
+EVIDENCE = ["ConnectionRefusedError", "Network is unreachable"]
 
 CONNECT = '''import socket
 import urllib.request

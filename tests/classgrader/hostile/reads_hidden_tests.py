@@ -3,14 +3,15 @@
 any gradebook they open and run the solution cells of any source notebook they find; a last cell
 prints the kernel's input history, where the tests it just ran sit with their hidden lines. Under
 plain nbgrader the course's solutions/ and gradebook.db are right there; the batch's kernels find
-neither (a shard holds no source notebook, and the policy refuses to read them anywhere), and the
-batch removes hidden lines from every output before anything reaches the feedback."""
+neither (the sandbox shows no gradebook and no course), and the batch removes hidden lines from
+every output before anything reaches the feedback."""
 
 from classgrader.hostile import add_cell, starter
 
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] | str = "zero"
 PLAIN: dict[str, float] | str = {}
+STOPPED_BY = "mount namespace (no gradebook or source), hidden lines cut from outputs"
 
 HUNT = '''import glob
 import json

@@ -6,6 +6,7 @@ from classgrader.hostile import append, reference
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] = {}
 PLAIN: dict[str, float] | str = {}
+STOPPED_BY = "nothing to stop"
 
 NOISE = """import os
 import sys

