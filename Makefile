@@ -1,13 +1,14 @@
 # Entry points for people, the rest for instructors and maintainers.
 #   make lab    set up (first time only) and open JupyterLab on the lessons and exercises
 #   make setup  set up only: the environment students and instructors use (no tests run)
+#   make setup-grader  set up only, with the class grader's extra (Dask, bubblewrap) too
 #   make test   set up (first time only) and run the whole test suite
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 UV_VERSION := 0.13.8
 
-.PHONY: setup lab test chromium lint bench cassettes exercises clean
+.PHONY: setup setup-grader lab test chromium lint bench cassettes exercises clean
 
 $(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +25,10 @@ $(VENV)/.test: $(BIN)/uv requirements/test.txt pyproject.toml
 
 setup: $(VENV)/.lab
 	@echo "ready: .venv holds the kit, JupyterLab and nbgrader; 'make lab' opens the lessons"
+
+# The instructor's class grader needs its extra; the test lock pins it with everything else.
+setup-grader: $(VENV)/.test
+	@echo "ready: .venv holds the kit, nbgrader and the class grader (python -m grader)"
 
 # The students' JupyterLab (etc/jupyter: no instructor tools, instructor files hidden), rooted
 # here so the file browser holds lessons/ and exercises/ side by side; it opens on lessons/.

@@ -257,7 +257,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     notebooks = sum(len(batch.definitions[a]["notebooks"]) for _, a in batch.pairs)
     print(f"graded {len(batch.pairs)} submissions ({notebooks} notebooks) in {seconds:.0f} s, "
           f"{notebooks / seconds * 60:.1f} notebooks a minute; {len(incidents)} incidents")
-    print(f"on {batch.engine}; shards ran in {', '.join(sorted(batch.workers))}")
+    # Each shard reports the machine and process that graded it (one process locally, one per
+    # Dask worker on a cluster), so an instructor sees the work was spread as asked.
+    print(f"on {batch.engine}; shards graded by {len(batch.workers)} process(es), as "
+          f"machine:pid: {', '.join(sorted(batch.workers))}")
     for incident in incidents:
         where = "/".join(filter(None, [incident.student, incident.assignment, incident.cell]))
         print(f"  {where}: {incident.what}")

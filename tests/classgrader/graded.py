@@ -191,6 +191,8 @@ class PlainClass:
     course: Path
     listener: Listener
     scores: dict[tuple[str, str], dict[str, float | None]]
+    log: str
+    """What `nbgrader autograde` printed (its log goes to stderr)."""
 
 
 def _scratch(prefix: str) -> Path:
@@ -208,9 +210,9 @@ def _grade_plain() -> PlainClass:
     listener = Listener()
     course = hostile.course(_scratch("plain-class-"))
     hand_in_hostile(course, listener, plain=True)
-    hostile.nbgrader(course, "autograde", "*", env={"GRADER_TEST_SECRET": SECRET})
+    done = hostile.nbgrader(course, "autograde", "*", env={"GRADER_TEST_SECRET": SECRET})
     listener.close()
-    return PlainClass(course, listener, hostile.scores(course))
+    return PlainClass(course, listener, hostile.scores(course), done.stdout + done.stderr)
 
 
 _BESIDE = ThreadPoolExecutor(1)

@@ -116,7 +116,7 @@ def test_batch_fans_out_over_a_dask_scheduler_and_workers(graded):
     assert done.returncode == 0, done.stdout + done.stderr
     assert _graded(course) == expected
     assert re.search(r"on Dask at tcp://127\.0\.0\.1:\d+: 2 workers, 2 threads", done.stdout)
-    pids = {int(pid) for pid in re.findall(r":(\d+)", done.stdout.split("shards ran in")[1])}
+    pids = {int(pid) for pid in re.findall(r":(\d+)", done.stdout.split("as machine:pid:")[1])}
     assert pids and pids <= workers, done.stdout
 
 
