@@ -34,9 +34,10 @@ c.Autograde.sanitize_preprocessors = [
     "grader.nbgrader_plugins.RestoreLockedCells",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
-# Kernels talk to nbgrader over encrypted ZeroMQ: the kernel's own "running over TCP without
-# encryption" warning is then not printed for every notebook.
-c.KernelManager.transport_encryption = "required"
+# Kernels whose kernelspec supports it (ipykernel's does) talk to nbgrader over encrypted ZeroMQ,
+# so no kernel prints "running over TCP without encryption"; the class grader's sandboxed kernels
+# use unix sockets instead ("required" would refuse them).
+c.KernelManager.transport_encryption = "auto"
 
 # Seconds per cell. The checks stop a student's endless loop themselves after 5 s and report it;
 # this is the backstop for anything else.
