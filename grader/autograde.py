@@ -130,6 +130,7 @@ class Batch:
                                              regrade=options.force or bool(options.student))
         self.skip: dict[str, set[str]] = {}
         self.copies: list[copies.Copy] = []
+        self.missing: list[tuple[str, str]] = []  # rows of grades.csv never handed in
         self.failures: dict[tuple[str, str], str] = {}
 
     def payload(self, shard: list[tuple[str, str]]) -> dict[str, Any]:
@@ -190,7 +191,7 @@ class Batch:
             merger.close()
             shutil.rmtree(self.scratch, ignore_errors=True)
         grades = Path(options.csv) if options.csv else self.course.root / "grades.csv"
-        export(self.course, grades)
+        self.missing = export(self.course, grades)
         self.copies = self._copies(grades.with_name(COPIES))
         return merger.incidents, len(self.failures)
 
@@ -264,6 +265,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for incident in incidents:
         where = "/".join(filter(None, [incident.student, incident.assignment, incident.cell]))
         print(f"  {where}: {incident.what}")
+    if batch.missing:  # nbgrader's export lists them as 0.0 without saying why
+        print(f"{len(batch.missing)} rows of grades.csv are work never handed in (score 0.0, "
+              f"no timestamp): {', '.join('/'.join(pair) for pair in batch.missing[:SHOWN])}"
+              + (" ..." if len(batch.missing) > SHOWN else ""))
     flagged = [Incident(c.student, c.assignment, f"near-copy of {c.other} (similarity "
                         f"{c.similarity:.2f}): for the instructor to review", cell=c.cell)
                for c in batch.copies]

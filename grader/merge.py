@@ -277,9 +277,15 @@ def _annotation(found: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
             "traceback": [f"\x1b[0;31m{RECHECK}\x1b[0m: {message}"]}
 
 
-def export(course: Course, path: Path) -> None:
-    """grades.csv, written by nbgrader's own CSV export plugin."""
+def export(course: Course, path: Path) -> list[tuple[str, str]]:
+    """grades.csv, written by nbgrader's own CSV export plugin; returns the (student, assignment)
+    rows it wrote for work never handed in (nbgrader writes those as a score of 0.0, no time)."""
+    import csv
+
     from nbgrader.plugins import CsvExportPlugin
 
     with course.gradebook() as gradebook:
         CsvExportPlugin(config=course.config, to=str(path)).export(gradebook)
+    with path.open(newline="") as rows:
+        return [(row["student_id"], row["assignment"]) for row in csv.DictReader(rows)
+                if not row["timestamp"]]

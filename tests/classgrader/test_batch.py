@@ -6,6 +6,7 @@ the same grades.csv and the same autograded notebooks; then one student regraded
 
 from __future__ import annotations
 
+import csv
 import io
 import json
 import sqlite3
@@ -211,6 +212,11 @@ def test_parallel_batch_writes_what_sequential_nbgrader_writes(both):
     assert (parallel / "grades.csv").read_text() == (sequential / "grades.csv").read_text()
     assert _autograded(parallel) == _autograded(sequential)
     assert "0 incidents" in done.stdout, done.stdout  # nothing capped in an honest class
+    missing = [f"{row['student_id']}/{row['assignment']}" for row in csv.DictReader(
+        (parallel / "grades.csv").open()) if not row["timestamp"]]
+    assert missing, "the test class has work never handed in"
+    assert f"{len(missing)} rows of grades.csv are work never handed in" in done.stdout
+    assert all(pair in done.stdout for pair in missing), done.stdout
     # ada and eve both handed in the reference solution: a flag for review, not a lower grade
     copied = (parallel / "copies.csv").read_text().splitlines()
     assert copied[0] == "assignment,cell,student,other,similarity"
