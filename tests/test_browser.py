@@ -12,6 +12,7 @@ test-artifacts/. Every wait is bounded. Skipped, saying why, when /usr/bin/chrom
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -21,7 +22,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -55,6 +58,22 @@ def browser_test(test):
     for mark in in_browser:
         test = mark(test)
     return test
+
+
+@contextlib.contextmanager
+def browser_page(*, width: int = 1400, height: int = 1000) -> Iterator[Any]:
+    """A page of Debian's headless Chromium, driven by Playwright; waits bounded to 60 s."""
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.set_default_timeout(60_000)
+            yield page
+        finally:
+            browser.close()
 
 
 def free_port() -> int:
@@ -137,72 +156,54 @@ def lab(tmp_path):
 
 @browser_test
 def test_the_file_browser_holds_lessons_and_exercises_and_no_instructor_tools(lab):
-    from playwright.sync_api import sync_playwright
-
     listing = httpx.get(f"{lab}/api/contents?token={TOKEN}").json()
     names = {item["name"] for item in listing["content"]}
     assert {"lessons", "exercises"} <= names and "solutions" not in names, names
     assert httpx.get(f"{lab}/formgrader?token={TOKEN}").status_code == 404
 
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(60_000)
-            page.goto(f"{lab}/lab/tree/lessons?token={TOKEN}", timeout=90_000)
-            files = page.locator(".jp-DirListing-content")
-            files.get_by_text("01_messages.ipynb").wait_for()  # opens on lessons/
-            page.locator(".jp-BreadCrumbs-home").click()
-            files.get_by_text("exercises", exact=True).dblclick()
-            files.get_by_text(EXERCISE, exact=True).dblclick()
-            files.get_by_text(f"{EXERCISE}.ipynb", exact=True).dblclick()
-            page.locator(".jp-NotebookPanel .jp-Notebook").wait_for()
-            page.locator(".jp-NotebookPanel").get_by_text("def run_loop").first.wait_for()
-            page.screenshot(path=str(ARTIFACTS / "browser_file_browser.png"))
-            menus = page.locator("#jp-menu-panel .lm-MenuBar-itemLabel").all_inner_texts()
-            assert "File" in menus and not any("nbgrader" in m.lower() for m in menus), menus
-            palette = page.locator("body").inner_text().lower()
-            for instructor_tool in ("formgrader", "create assignment", "course list"):
-                assert instructor_tool not in palette, instructor_tool
-        finally:
-            browser.close()
+    with browser_page() as page:
+        page.goto(f"{lab}/lab/tree/lessons?token={TOKEN}", timeout=90_000)
+        files = page.locator(".jp-DirListing-content")
+        files.get_by_text("01_messages.ipynb").wait_for()  # opens on lessons/
+        page.locator(".jp-BreadCrumbs-home").click()
+        files.get_by_text("exercises", exact=True).dblclick()
+        files.get_by_text(EXERCISE, exact=True).dblclick()
+        files.get_by_text(f"{EXERCISE}.ipynb", exact=True).dblclick()
+        page.locator(".jp-NotebookPanel .jp-Notebook").wait_for()
+        page.locator(".jp-NotebookPanel").get_by_text("def run_loop").first.wait_for()
+        page.screenshot(path=str(ARTIFACTS / "browser_file_browser.png"))
+        menus = page.locator("#jp-menu-panel .lm-MenuBar-itemLabel").all_inner_texts()
+        assert "File" in menus and not any("nbgrader" in m.lower() for m in menus), menus
+        palette = page.locator("body").inner_text().lower()
+        for instructor_tool in ("formgrader", "create assignment", "course list"):
+            assert instructor_tool not in palette, instructor_tool
 
 
 @browser_test
 def test_a_lesson_runs_in_jupyterlab_and_the_stepper_renders(lab):
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
     screenshot = ARTIFACTS / "browser_02_one_tool.png"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.set_default_timeout(60_000)
-            page.goto(f"{lab}/lab/tree/{LESSON.as_posix()}?token={TOKEN}", timeout=90_000)
-            page.locator(".jp-NotebookPanel .jp-Notebook").wait_for()
-            page.locator("#jp-main-statusbar").get_by_text("Idle").wait_for(timeout=90_000)
-            page.get_by_role("menuitem", name="Run", exact=True).click()
-            page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+    with browser_page() as page:
+        page.goto(f"{lab}/lab/tree/{LESSON.as_posix()}?token={TOKEN}", timeout=90_000)
+        page.locator(".jp-NotebookPanel .jp-Notebook").wait_for()
+        page.locator("#jp-main-statusbar").get_by_text("Idle").wait_for(timeout=90_000)
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
 
-            stepper = page.locator(".alk-transcript")
-            stepper.wait_for(timeout=120_000)
-            stepper.scroll_into_view_if_needed()
-            assert "call 1, tool_choice=auto" in stepper.inner_text()
-            stepper.get_by_role("button", name="next").click()
-            page.wait_for_function(
-                "() => document.querySelector('.alk-transcript').innerText.includes('call 2,')",
-                timeout=10_000)
-            page.screenshot(path=str(screenshot))
+        stepper = page.locator(".alk-transcript")
+        stepper.wait_for(timeout=120_000)
+        stepper.scroll_into_view_if_needed()
+        assert "call 1, tool_choice=auto" in stepper.inner_text()
+        stepper.get_by_role("button", name="next").click()
+        page.wait_for_function(
+            "() => document.querySelector('.alk-transcript').innerText.includes('call 2,')",
+            timeout=10_000)
+        page.screenshot(path=str(screenshot))
 
-            # Wait for the last cell to finish, then look for any error output in the page.
-            page.wait_for_function(ALL_CELLS_RAN, timeout=120_000)
-            errors = page.locator('.jp-OutputArea-output[data-mime-type='
-                                  '"application/vnd.jupyter.stderr"]')
-            assert errors.count() == 0, errors.first.inner_text()
-        finally:
-            browser.close()
+        # Wait for the last cell to finish, then look for any error output in the page.
+        page.wait_for_function(ALL_CELLS_RAN, timeout=120_000)
+        errors = page.locator('.jp-OutputArea-output[data-mime-type='
+                              '"application/vnd.jupyter.stderr"]')
+        assert errors.count() == 0, errors.first.inner_text()
     assert screenshot.stat().st_size > 10_000
 
 
@@ -239,23 +240,16 @@ def feedback_page(path: Path, message: str) -> Path:
 
 @browser_test
 def test_feedback_wraps_a_long_check_message_so_the_lesson_is_on_screen(tmp_path):
-    from playwright.sync_api import sync_playwright
-
     message = ("scenario bench_press_capped, call 3: the reference sent 7 messages and yours "
                "sent 6; the results of call 2 never went back to the model. " * 2
                + "Reread lessons/03_the_loop.ipynb, section 'What goes back'.")
     page_path = feedback_page(tmp_path / "feedback.html", message)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
-        try:
-            page = browser.new_page(viewport={"width": 1000, "height": 800})
-            page.goto(page_path.as_uri())
-            hint = page.get_by_text("lessons/03_the_loop.ipynb").first
-            box = hint.bounding_box()
-            page.screenshot(path=str(ARTIFACTS / "browser_feedback.png"))
-            scrolls = page.evaluate("() => [...document.querySelectorAll('pre')].some("
-                                    "p => p.scrollWidth > p.clientWidth + 1)")
-        finally:
-            browser.close()
+    with browser_page(width=1000, height=800) as page:
+        page.goto(page_path.as_uri())
+        hint = page.get_by_text("lessons/03_the_loop.ipynb").first
+        box = hint.bounding_box()
+        page.screenshot(path=str(ARTIFACTS / "browser_feedback.png"))
+        scrolls = page.evaluate("() => [...document.querySelectorAll('pre')].some("
+                                "p => p.scrollWidth > p.clientWidth + 1)")
     assert box is not None and box["x"] + box["width"] <= 1000, box
     assert not scrolls, "an output line still runs past its box"
