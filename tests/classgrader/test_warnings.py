@@ -20,6 +20,7 @@ EXPLAINED = {
     r"Missing grade cell \S+ encountered, adding to notebook": "Missing grade cell X encountered",
     r"Cell '\S+' does not exist in the database": "does not exist in the",
     r"is [\d.]+ seconds late": "seconds late",
+    r"MissingIDFieldWarning: Cell is missing an id field": "MissingIDFieldWarning: Cell is missing",
     r"Removing existing (assignment|notebook): ": "Removing existing assignment",
     r"Removing failed (assignment|notebook): ": "Removing failed assignment",
 }
