@@ -43,7 +43,7 @@ from harness.emulator import anthropic, gemini, openai_chat, openai_responses
 from harness.emulator._cache import PromptCache
 from harness.emulator._errors import WireError
 from harness.emulator._ids import CallIds, Ledger
-from harness.emulator._models import cache_minimum
+from harness.emulator._models import cache_minimum, serves
 from harness.emulator._refusals import REFUSALS
 from harness.errors import ProviderError
 from harness.messages import Model, Reply, Usage, argument_text
@@ -133,7 +133,7 @@ class Emulator(httpx.BaseTransport):
         if self.api_key is not None and key not in (self.api_key, OFFLINE_KEY):
             raise _Refused(refusals.authentication_error(key), body)
         model = body.get("model") if path_model is None and isinstance(body, dict) else path_model
-        if isinstance(model, str) and cache_minimum(api.FAMILY, model) is None:
+        if isinstance(model, str) and not serves(api.FAMILY, model):
             raise _Refused(refusals.model_not_found_error(model), body)
 
     def _answer(self, api: ModuleType, path_model: str | None, method: str, path: str,

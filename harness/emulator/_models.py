@@ -26,6 +26,11 @@ MODELS: dict[str, dict[str, int]] = {
 _SNAPSHOT = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{8})$")
 
 
+def serves(provider: str, model: str) -> bool:
+    """Whether the emulator answers for `model` (a listed model or a dated snapshot of one)."""
+    return cache_minimum(provider, model) is not None
+
+
 def cache_minimum(provider: str, model: str) -> int | None:
     """The model's minimum cacheable prompt in tokens; None when the emulator does not serve it.
 

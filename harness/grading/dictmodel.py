@@ -1,15 +1,15 @@
 """The exercises' model: the shared `ScriptedModel`, called the way the exercises call a model.
 
 An exercise's loop calls `model(messages, *, tool_choice="auto")` with messages in the dict form
-(plain dicts, as `harness.messages.to_dicts` writes them) and gets back
-`{"message", "stop_reason", "usage"}`. `DictModel`
-does exactly that in front of a `ScriptedModel` (it is an adapter, not another fake model) and
-keeps a log of what it was sent and which tools ran, which is what the checks compare. With
-`wire="anthropic"` (or another provider) every call also goes through that provider's adapter and
-the emulator, so a request the real API rejects fails as it would live: the model a student tries
-a loop on by hand rejects an unanswered call with the real text.
-`NeutralModel` is the way back: a model with that calling convention seen as a `harness` Model,
-so that `harness.loop.run` itself can be the exercises' reference loop.
+(plain dicts, as `harness.messages.to_dicts` writes them) and gets back `{"message", "stop_reason",
+"usage"}`. `DictModel` does exactly that in front of a `ScriptedModel` (it is an adapter, not
+another fake model) and keeps a log of what it was sent and which tools ran, which is what the
+checks compare. With `wire="anthropic"` (or another provider) every call also goes through that
+provider's adapter and the emulator, so a request the real API rejects fails as it would live: the
+model a student tries a loop on by hand rejects an unanswered call with the real text.
+
+`NeutralModel` is the way back: a model with that calling convention seen as a `harness` Model, so
+that `harness.loop.run` itself can be the exercises' reference loop.
 """
 
 from __future__ import annotations
