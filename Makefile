@@ -8,7 +8,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 UV_VERSION := 0.13.8
 
-.PHONY: setup setup-grader lab test chromium lint bench cassettes exercises clean
+.PHONY: setup setup-grader lab test chromium lint bench cassettes exercises answers clean
 
 $(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
@@ -56,6 +56,10 @@ bench: $(VENV)/.test
 # Regenerate every cassette from the emulator (deterministic: a second run changes no byte).
 cassettes: $(VENV)/.lab
 	$(BIN)/python -m harness record --all --emulator --force
+
+# Regenerate lessons/answers/ (the worked answer to each your-turn piece) from harness.practice.
+answers: $(VENV)/.lab
+	$(BIN)/python -c "from harness.practice import write_answers; write_answers()"
 
 # Regenerate exercises/ from solutions/ with nbgrader.
 exercises: $(VENV)/.lab

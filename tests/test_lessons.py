@@ -19,6 +19,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from harness.practice import pieces
 from harness.replay import PROVIDERS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,6 +33,8 @@ KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGL
 PROVIDER_LINE = 'PROVIDER = os.environ.get("AGENT_LOOP_KIT_PROVIDER", "anthropic")'
 GUARD_CHECK = "from harness import guard as _guard\nassert _guard.is_active(), 'network guard off'"
 CELL_TIMEOUT = 120  # seconds; a whole lesson takes a few
+BLANK, ANSWERED = "blank", "answered"
+CHECK_CELL = re.compile(r"^(\w+) = check\(\1\)$", flags=re.M)
 
 
 def _read(path: Path) -> nbformat.NotebookNode:
@@ -49,9 +52,20 @@ def kernel_env(provider: str) -> dict[str, str]:
     return env
 
 
-async def execute(path: Path, provider: str) -> tuple[nbformat.NotebookNode, float]:
-    """Run a copy of the lesson in a fresh kernel started in lessons/, as a learner would."""
-    notebook = _read(path)
+def filled(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The lesson with every your-turn cell replaced by the piece's worked answer."""
+    for cell in notebook.cells:
+        if "your-turn" in cell.metadata.get("tags", []):
+            name = re.search(r"^def (\w+)\(", cell.source, flags=re.M).group(1)
+            cell.source = (LESSONS_DIR / pieces()[name].answer_file).read_text()
+    return notebook
+
+
+async def execute(path: Path, provider: str, mode: str = BLANK
+                  ) -> tuple[nbformat.NotebookNode, float]:
+    """Run a copy of the lesson in a fresh kernel started in lessons/, as a learner would:
+    as committed (`BLANK`: every piece unwritten) or with every worked answer filled in."""
+    notebook = _read(path) if mode == BLANK else filled(_read(path))
     notebook.cells.append(nbformat.v4.new_code_cell(GUARD_CHECK))
     client = NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3",
                             allow_errors=True, resources={"metadata": {"path": str(path.parent)}})
@@ -60,11 +74,11 @@ async def execute(path: Path, provider: str) -> tuple[nbformat.NotebookNode, flo
     return notebook, time.perf_counter() - started
 
 
-async def execute_all(runs: list[tuple[Path, str]], *, at_once: int) -> list[object]:
+async def execute_all(runs: list[tuple[Path, str, str]], *, at_once: int) -> list[object]:
     """Execute several lessons concurrently (kernel start dominates); exceptions are returned."""
     gate = asyncio.Semaphore(at_once)
 
-    async def one(run: tuple[Path, str]) -> tuple[nbformat.NotebookNode, float]:
+    async def one(run: tuple[Path, str, str]) -> tuple[nbformat.NotebookNode, float]:
         async with gate:
             return await execute(*run)
 
@@ -140,27 +154,44 @@ def test_the_readme_links_every_lesson():
 
 # ---- execution --------------------------------------------------------------------------------
 
-RUNS = [(path, provider) for path in LESSONS for provider in PROVIDERS]
+# As committed on every provider; with the answers filled in on one (the pieces are neutral).
+RUNS = [(path, provider, BLANK) for path in LESSONS for provider in PROVIDERS] + [
+    (path, "anthropic", ANSWERED) for path in LESSONS]
 
 
 @pytest.fixture(scope="session")
 def executed(request):
-    """Execute every (lesson, provider) pair the session selected, a few kernels at a time."""
+    """Execute every (lesson, provider, mode) the session selected, a few kernels at a time."""
     wanted = [item.callspec.params["run"] for item in request.session.items
               if item.originalname == "test_lesson_runs_offline" and hasattr(item, "callspec")]
     at_once = max(2, min(4, os.cpu_count() or 2))
     return dict(zip(wanted, asyncio.run(execute_all(wanted, at_once=at_once)), strict=True))
 
 
+def check_outputs(notebook: nbformat.NotebookNode) -> dict[str, str]:
+    """What each your-turn check printed, by piece name."""
+    return {match.group(1): "".join(o.get("text", "") for o in cell.get("outputs", []))
+            for cell in notebook.cells if cell.cell_type == "code"
+            for match in [CHECK_CELL.search(cell.source)] if match}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("run", RUNS, ids=[f"{p.stem}-{provider}" for p, provider in RUNS])
+@pytest.mark.parametrize("run", RUNS, ids=[f"{p.stem}-{provider}-{mode}"
+                                           for p, provider, mode in RUNS])
 def test_lesson_runs_offline(run, executed):
     if isinstance(executed[run], BaseException):
         raise executed[run]  # the kernel died or a cell timed out
+    path, provider, mode = run
     notebook, seconds = executed[run]
     found = problems(notebook)
-    assert not found, f"{run[0].name} with {run[1]}:\n" + "\n".join(found)
-    assert seconds < 60, f"{run[0].name} took {seconds:.1f} s"
+    assert not found, f"{path.name} with {provider}, {mode}:\n" + "\n".join(found)
+    assert seconds < 60, f"{path.name} took {seconds:.1f} s"
+    checks = check_outputs(notebook)
+    for name, printed in checks.items():
+        if mode == BLANK:  # never stuck: one line, and the lesson goes on with the reference
+            assert printed.startswith("[not yet]") and printed.count("\n") == 1, (name, printed)
+        else:
+            assert printed.startswith("[ok]") and "[differs]" not in printed, (name, printed)
 
 
 def test_each_lesson_sends_the_student_to_the_exercise_the_readme_pairs_it_with():
