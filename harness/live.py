@@ -29,7 +29,7 @@ import httpx
 
 from harness import guard, providers
 from harness.cassettes import CASSETTES, recorder
-from harness.cost import PRICES, Price, cumulative_input, run_cost
+from harness.cost import PRICES, Price, run_cost
 from harness.errors import CassetteError, ProviderError
 from harness.messages import Message, Model, Reply, ToolMessage, ToolSpec, to_dicts
 from harness.providers._http import default_client
@@ -56,7 +56,7 @@ class Target:
 
     provider: str
     base_url: str
-    key: str | None
+    key: str | None = field(repr=False)  # never printed: notebook outputs get shared
     options: dict[str, Any] = field(default_factory=dict)
     """Adapter options (model, max_output_tokens): replaying a recording needs the same ones."""
 
@@ -90,6 +90,9 @@ def connect(preferred: str, *, model: str | None = None, max_output_tokens: int 
     the emulator on loopback answering from `offline_model` (default: `stand_in()`)."""
     from harness.emulator import Emulator, serve
 
+    if preferred not in providers.PROVIDERS:
+        raise ValueError(f"unknown provider {preferred!r}; choose one of: "
+                         f"{', '.join(providers.PROVIDERS)}")
     keyed = [preferred] + [p for p in providers.PROVIDERS if p != preferred]
     provider = next((p for p in keyed if key_for(p)), None)
     chosen = provider or preferred
@@ -132,8 +135,7 @@ def plan_budget(model: str, dollars: float, *, prefix: int, max_output_tokens: i
     budget = Budget(model, dollars, price, max_output_tokens, max_turns=0, worst_case=0.0)
 
     def worst(calls: int) -> float:  # call k sends the prefix and k - 1 turns of growth
-        return (budget.worst_call(0) * calls + (cumulative_input(prefix, growth, calls) * 3 // 2)
-                * max(price.input, price.cache_write or 0.0) / 1_000_000)
+        return sum(budget.worst_call(prefix + k * growth) for k in range(calls))
 
     calls = 0
     while calls < at_most + 1 and worst(calls + 1) <= dollars:

@@ -2,8 +2,10 @@
 
 `replay(provider, scenario)` is a context manager that yields a ready provider adapter whose HTTP
 is answered from the scenario's cassette by vcrpy with `record_mode="none"`, under the network
-guard. When a request does not match, `ReplayMismatch` says which call, where in the body, what
-the recording expected and what was sent, in plain words. The wire formats stay in the adapters.
+guard; `replay_file(path, provider=...)` does the same for any kit cassette, a recording of your
+own run for instance. When a request does not match, `ReplayMismatch` says which call, where in
+the body, what the recording expected and what was sent, in plain words. The wire formats stay in
+the adapters.
 """
 
 from __future__ import annotations

@@ -80,6 +80,7 @@ def test_the_preferred_provider_wins_and_any_other_key_is_used_next(no_keys, mon
     assert (target.provider, target.key, target.host) == (
         "gemini", KEY, "generativelanguage.googleapis.com")
     assert target.options == {"model": "gemini-2.5-flash", "max_output_tokens": 2000}
+    assert KEY not in repr(target)  # a printed target must not show the key
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY + "x")
     assert live.connect("anthropic").provider == "anthropic"
 
