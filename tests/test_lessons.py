@@ -199,7 +199,7 @@ def _repository_state() -> str:
 @pytest.mark.slow
 @pytest.mark.parametrize("provider, key", [("anthropic", False)] + [
     (provider, True) for provider in PROVIDERS], ids=lambda v: v if isinstance(v, str) else (
-        "fake key" if v else "no key"))
+        "fake_key" if v else "no_key"))
 def test_lesson_12_runs_live_on_the_emulator_and_records_only_into_the_learners_folder(
         provider, key, tmp_path):
     """No key: the lesson serves the emulator itself. A fake key: the emulator on loopback is
