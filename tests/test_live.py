@@ -85,6 +85,11 @@ def test_the_preferred_provider_wins_and_any_other_key_is_used_next(no_keys, mon
     assert live.connect("anthropic").provider == "anthropic"
 
 
+def test_an_unknown_provider_is_named_with_the_four_to_choose_from(no_keys):
+    with pytest.raises(ValueError, match="unknown provider 'claude'; choose one of: openai_chat"):
+        live.connect("claude")
+
+
 # ---- live, end to end, against the emulator as the real host -------------------------------
 
 @pytest.mark.parametrize("provider", list(providers.PROVIDERS))
