@@ -8,6 +8,8 @@ asked for, append the reply and the results in that order, call it again.
 
 from __future__ import annotations
 
+import functools
+
 from harness.messages import Message, Model, ToolCall, ToolMessage
 from harness.practice.engine import Piece, attempt, same, same_messages
 from harness.scenarios import SCENARIOS
@@ -55,9 +57,15 @@ def trip_length(first_day: int, last_day: int) -> int:
     return last_day - first_day + 1
 
 
+@functools.cache
+def _tools(name: str) -> Toolbox:
+    """A scenario's toolbox, built once: these scenarios' tools keep no state."""
+    return Toolbox.of(trip_length) if name == "trip_length" else SCENARIOS[name].tools()
+
+
 def _calls() -> dict[str, tuple[Toolbox, ToolCall]]:
-    """One call per case, each with a fresh toolbox: the cases of run_tool's check."""
-    weather, coach = SCENARIOS["umbrella"].tools(), SCENARIOS["bench_press"].tools()
+    """One call per case, with its toolbox: the cases of run_tool's check."""
+    weather, coach = _tools("umbrella"), _tools("bench_press")
     return {
         "umbrella, the forecast": (weather, ToolCall(
             id="toolu_01A", name="get_forecast", arguments={"city": "Lisbon", "day": "tomorrow"})),
@@ -67,7 +75,7 @@ def _calls() -> dict[str, tuple[Toolbox, ToolCall]]:
         "bench_press, the third of three tools": (coach, ToolCall(
             id="call_9Fz", name="save_goal", arguments={"exercise": "bench press",
                                                         "target_kg": 90.0})),
-        "a tool that returns a number": (Toolbox.of(trip_length), ToolCall(
+        "a tool that returns a number": (_tools("trip_length"), ToolCall(
             id="call_2_1", name="trip_length", arguments={"first_day": 3, "last_day": 5})),
     }
 
@@ -107,7 +115,7 @@ def _trip(name: str, function):
     """Run a round-trip function on one scenario's scripted model; (outcome, model)."""
     scenario = SCENARIOS[name]
     model = scenario.model()
-    return attempt(function, model, scenario.tools(), scenario.messages()), model
+    return attempt(function, model, _tools(name), scenario.messages()), model
 
 
 @ROUND_TRIP.behaviour("sends the whole list and the tools on every call, and calls twice")
@@ -159,7 +167,7 @@ def _one_call_for_an_answer(yours, reference):
 def _keeps_the_input(yours, reference):
     scenario = SCENARIOS["umbrella"]
     given = scenario.messages()
-    attempt(yours, scenario.model(), scenario.tools(), given)
+    attempt(yours, scenario.model(), _tools("umbrella"), given)
     return same_messages("umbrella, the list you were given", scenario.messages(), given,
                          hint="copy the list first (history = list(messages)) and append to "
                               "the copy")
