@@ -8,6 +8,7 @@ conversation, so each call resends everything said before.
 
 from __future__ import annotations
 
+from copy import copy
 from typing import Any
 
 from harness.messages import (
@@ -22,6 +23,7 @@ from harness.messages import (
     UserMessage,
 )
 from harness.practice.engine import Piece, attempt, same, same_messages
+from harness.practice.runs import same_calls
 from harness.scripted import ScriptedModel, Step
 
 
@@ -124,23 +126,24 @@ READ_REPLY.behaviour("counts the tokens that went in and came out")(_reads(
     ("output_tokens", "output tokens are reply.usage.output_tokens")))
 
 
-@ASK.behaviour("sends the whole conversation and the question, once")
-def _sends_everything(yours, reference):
-    for case, (conversation, question) in _CASES.items():
+def _sent_alike(yours, reference, cases: dict[str, tuple], *, hint: str, count_hint: str):
+    """Run both on each case's arguments, each with its own model; compare what they sent."""
+    for case, arguments in cases.items():
         mine, theirs = _model(), _model()
-        reference(mine, list(conversation), question)
-        outcome = attempt(yours, theirs, list(conversation), question)
+        reference(mine, *[copy(value) for value in arguments])
+        outcome = attempt(yours, theirs, *[copy(value) for value in arguments])
         if outcome.error:
             return same(case, "a list of messages", outcome, hint="the function raised")
-        if found := same(f"{case}, number of model calls", len(mine.requests),
-                         len(theirs.requests), hint="call model.complete exactly once"):
-            return found
-        if found := same_messages(f"{case}, call 1", mine.requests[0].messages,
-                                  theirs.requests[0].messages,
-                                  hint="the model keeps nothing between calls: send every "
-                                       "earlier message, then the question as a user message"):
+        if found := same_calls(case, mine, theirs, hint=hint, count_hint=count_hint):
             return found
     return None
+
+
+ASK.behaviour("sends the whole conversation and the question, once")(
+    lambda yours, reference: _sent_alike(
+        yours, reference, _CASES, count_hint="call model.complete exactly once",
+        hint="the model keeps nothing between calls: send every earlier message, then the "
+             "question as a user message"))
 
 
 @ASK.behaviour("returns the conversation, the question and the reply, in that order")
@@ -169,25 +172,12 @@ def _keeps_the_input(yours, reference):
     return None
 
 
-@ASK_ALL.behaviour("makes one model call per question, each sending everything said before")
-def _resends_the_thread(yours, reference):
-    for case, questions in _THREADS.items():
-        mine, theirs = _model(), _model()
-        reference(mine, _SYSTEM.content, list(questions))
-        outcome = attempt(yours, theirs, _SYSTEM.content, list(questions))
-        if outcome.error:
-            return same(case, "a list of messages", outcome, hint="the function raised")
-        if found := same(f"{case}, number of model calls", len(mine.requests),
-                         len(theirs.requests), hint="one model call per question"):
-            return found
-        for number, (sent, seen) in enumerate(zip(mine.requests, theirs.requests,
-                                                  strict=True), start=1):
-            if found := same_messages(f"{case}, call {number}", sent.messages, seen.messages,
-                                      hint="start from the system prompt and send every "
-                                           "earlier question and reply again: the model keeps "
-                                           "nothing between calls"):
-                return found
-    return None
+ASK_ALL.behaviour("makes one model call per question, each sending everything said before")(
+    lambda yours, reference: _sent_alike(
+        yours, reference, {case: (_SYSTEM.content, questions)
+                           for case, questions in _THREADS.items()},
+        count_hint="one model call per question", hint="start from the system prompt and send "
+        "every earlier question and reply again: the model keeps nothing between calls"))
 
 
 @ASK_ALL.behaviour("returns the system prompt, then each question followed by its reply")

@@ -12,7 +12,7 @@ import functools
 
 from harness.messages import Message, Model, ToolCall, ToolMessage
 from harness.practice.engine import Piece, attempt, same, same_messages
-from harness.scenarios import SCENARIOS
+from harness.practice.runs import keeps_the_messages, on_scenario, same_calls, scenario_tools
 from harness.tools import Toolbox
 
 
@@ -58,14 +58,13 @@ def trip_length(first_day: int, last_day: int) -> int:
 
 
 @functools.cache
-def _tools(name: str) -> Toolbox:
-    """A scenario's toolbox, built once: these scenarios' tools keep no state."""
-    return Toolbox.of(trip_length) if name == "trip_length" else SCENARIOS[name].tools()
+def _numbers() -> Toolbox:
+    return Toolbox.of(trip_length)
 
 
 def _calls() -> dict[str, tuple[Toolbox, ToolCall]]:
     """One call per case, with its toolbox: the cases of run_tool's check."""
-    weather, coach = _tools("umbrella"), _tools("bench_press")
+    weather, coach = scenario_tools("umbrella"), scenario_tools("bench_press")
     return {
         "umbrella, the forecast": (weather, ToolCall(
             id="toolu_01A", name="get_forecast", arguments={"city": "Lisbon", "day": "tomorrow"})),
@@ -75,7 +74,7 @@ def _calls() -> dict[str, tuple[Toolbox, ToolCall]]:
         "bench_press, the third of three tools": (coach, ToolCall(
             id="call_9Fz", name="save_goal", arguments={"exercise": "bench press",
                                                         "target_kg": 90.0})),
-        "a tool that returns a number": (_tools("trip_length"), ToolCall(
+        "a tool that returns a number": (_numbers(), ToolCall(
             id="call_2_1", name="trip_length", arguments={"first_day": 3, "last_day": 5})),
     }
 
@@ -111,43 +110,24 @@ def _carries_the_id(yours, reference):
 _TRIPS = ("umbrella", "two_cities")  # one request in the reply, then two
 
 
-def _trip(name: str, function):
-    """Run a round-trip function on one scenario's scripted model; (outcome, model)."""
-    scenario = SCENARIOS[name]
-    model = scenario.model()
-    return attempt(function, model, _tools(name), scenario.messages()), model
-
-
 @ROUND_TRIP.behaviour("sends the whole list and the tools on every call, and calls twice")
 def _sends_everything(yours, reference):
     for name in _TRIPS:
-        (_, mine), (outcome, theirs) = _trip(name, reference), _trip(name, yours)
-        for number, (sent, seen) in enumerate(zip(mine.requests, theirs.requests,
-                                                  strict=False), start=1):
-            if found := same_messages(f"{name}, call {number}", sent.messages, seen.messages,
-                                      hint="call 2 sends everything call 1 sent, then the reply "
-                                           "whole, then one result per request in the order "
-                                           "asked"):
-                return found
-            if found := same(f"{name}, call {number}, tools declared",
-                             [t.name for t in sent.tools], [t.name for t in seen.tools],
-                             hint="pass tools=toolbox.specs on every call: the model sees "
-                                  "only what each request carries"):
-                return found
-        if outcome.error:
-            return same(name, "a list of messages", outcome, hint="the function raised after "
-                        f"{len(theirs.requests)} model call(s)")
-        if found := same(f"{name}, number of model calls", len(mine.requests),
-                         len(theirs.requests), hint="call the model once, run the tools, call "
-                                                    "it once more"):
+        (_, mine), (outcome, theirs) = on_scenario(reference, name), on_scenario(yours, name)
+        if found := same_calls(name, mine, theirs, hint="call 2 sends everything call 1 sent, "
+                               "then the reply whole, then one result per request in the order "
+                               "asked", count_hint="call the model once, run the tools, call it "
+                               "once more"):
             return found
+        if outcome.error:
+            return same(name, "a list of messages", outcome, hint="the function raised")
     return None
 
 
 @ROUND_TRIP.behaviour("returns the messages, the reply, its results and the final reply")
 def _returns_the_trip(yours, reference):
     for name in _TRIPS:
-        (want, _), (seen, _) = _trip(name, reference), _trip(name, yours)
+        (want, _), (seen, _) = on_scenario(reference, name), on_scenario(yours, name)
         if found := same_messages(name, want.value, seen, hint="the messages you were given, "
                                   "the reply that asked, one result per request, the answer"):
             return found
@@ -156,18 +136,14 @@ def _returns_the_trip(yours, reference):
 
 @ROUND_TRIP.behaviour("stops after one call when the reply asks for no tool")
 def _one_call_for_an_answer(yours, reference):
-    (want, _), (seen, model) = _trip("no_tool_needed", reference), _trip("no_tool_needed", yours)
+    (want, _), (seen, model) = (on_scenario(reference, "no_tool_needed"),
+                                on_scenario(yours, "no_tool_needed"))
     return (same("no_tool_needed, number of model calls", 1, len(model.requests),
                  hint="a reply with no tool call is the answer: do not call again")
             or same_messages("no_tool_needed", want.value, seen,
                              hint="return the messages and the reply"))
 
 
-@ROUND_TRIP.behaviour("leaves the list it was given unchanged")
-def _keeps_the_input(yours, reference):
-    scenario = SCENARIOS["umbrella"]
-    given = scenario.messages()
-    attempt(yours, scenario.model(), _tools("umbrella"), given)
-    return same_messages("umbrella, the list you were given", scenario.messages(), given,
-                         hint="copy the list first (history = list(messages)) and append to "
-                              "the copy")
+ROUND_TRIP.behaviour("leaves the list it was given unchanged")(
+    lambda yours, reference: keeps_the_messages(yours, hint="copy the list first (history = "
+                                                "list(messages)) and append to the copy"))

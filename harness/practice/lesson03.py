@@ -9,10 +9,9 @@ closing call), which is not here.
 
 from __future__ import annotations
 
-import functools
-
 from harness.messages import Message, Model, Reply
 from harness.practice.engine import Piece, attempt, same, same_messages
+from harness.practice.runs import keeps_the_messages, on_scenario, same_calls, scenario_tools
 from harness.scenarios import SCENARIOS
 from harness.tools import Toolbox, execute
 
@@ -53,18 +52,12 @@ RUN_AGENT = Piece("run_agent", lesson="03_the_loop", section="Writing the loop",
 _RUNS = ("umbrella", "two_cities", "bench_press", "no_tool_needed")
 
 
-@functools.cache
-def _tools(name: str) -> Toolbox:
-    """The scenario's toolbox, built once: these scenarios' tools keep no state."""
-    return SCENARIOS[name].tools()
-
-
 def _turns(function, name: str, before: int):
     """Take `before` turns of scenario `name` with the reference, then one with `function`.
 
     Returns (outcome, history, model): the history as `function` left it."""
     scenario = SCENARIOS[name]
-    model, toolbox, history = scenario.model(), _tools(name), scenario.messages()
+    model, toolbox, history = scenario.model(), scenario_tools(name), scenario.messages()
     for _ in range(before):
         take_turn(model, toolbox, history)
     return attempt(function, model, toolbox, history), history, model
@@ -82,16 +75,8 @@ def _one_call(yours, reference):
                                               _turns(yours, name, before))
         if outcome.error and len(theirs.requests) == before:
             return same(case, "a reply", outcome, hint="the function raised before its call")
-        if found := same(f"{case}, number of model calls", len(mine.requests),
-                         len(theirs.requests), hint="one turn is exactly one model call"):
-            return found
-        if found := (same_messages(f"{case}, call {before + 1}", mine.requests[-1].messages,
-                                   theirs.requests[-1].messages, hint="send the whole history")
-                     or same(f"{case}, call {before + 1}, tools declared",
-                             [t.name for t in mine.requests[-1].tools],
-                             [t.name for t in theirs.requests[-1].tools],
-                             hint="pass tools=toolbox.specs: the model sees only what each "
-                                  "request carries")):
+        if found := same_calls(case, mine, theirs, hint="send the whole history",
+                               count_hint="one turn is exactly one model call"):
             return found
     return None
 
@@ -122,12 +107,6 @@ def _returns_the_reply(yours, reference):
     return None
 
 
-def _run(function, name: str, **options):
-    scenario = SCENARIOS[name]
-    model = scenario.model()
-    return attempt(function, model, _tools(name), scenario.messages(), **options), model
-
-
 def _agree(case: str, want, seen, model) -> object:
     """The first difference between two runs' (exit, answer, history), or None."""
     if seen.error or not isinstance(seen.value, tuple) or len(seen.value) != 3:
@@ -145,7 +124,7 @@ def _agree(case: str, want, seen, model) -> object:
 @RUN_AGENT.behaviour("takes turns until a reply asks for no tool: done, with its text")
 def _until_done(yours, reference):
     for name in _RUNS:
-        (want, _), (seen, model) = _run(reference, name), _run(yours, name)
+        (want, _), (seen, model) = on_scenario(reference, name), on_scenario(yours, name)
         if found := _agree(name, want, seen, model):
             return found
     return None
@@ -155,8 +134,8 @@ def _until_done(yours, reference):
 def _turn_cap(yours, reference):
     for max_turns in (1, 2, 3, 4):  # bench_press needs 4: the last run is done
         case = f"bench_press with max_turns={max_turns}"
-        (want, mine), (seen, theirs) = (_run(reference, "bench_press", max_turns=max_turns),
-                                        _run(yours, "bench_press", max_turns=max_turns))
+        (want, mine), (seen, theirs) = (on_scenario(reference, "bench_press", max_turns=max_turns),
+                                        on_scenario(yours, "bench_press", max_turns=max_turns))
         if found := (_agree(case, want, seen, theirs) or same(
                 f"{case}, number of model calls", len(mine.requests), len(theirs.requests),
                 hint="one model call per turn, and at most max_turns turns")):
@@ -164,10 +143,6 @@ def _turn_cap(yours, reference):
     return None
 
 
-@RUN_AGENT.behaviour("leaves the list it was given unchanged")
-def _keeps_the_input(yours, reference):
-    scenario = SCENARIOS["umbrella"]
-    given = scenario.messages()
-    attempt(yours, scenario.model(), _tools("umbrella"), given)
-    return same_messages("umbrella, the list you were given", scenario.messages(), given,
-                         hint="start from a copy (history = list(messages))")
+RUN_AGENT.behaviour("leaves the list it was given unchanged")(
+    lambda yours, reference: keeps_the_messages(yours, hint="start from a copy "
+                                                "(history = list(messages))"))
