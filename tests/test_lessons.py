@@ -136,7 +136,8 @@ def test_later_lessons_import_earlier_work_instead_of_copying_it():
     # Each lesson builds its own idea under its own name; the library versions come from harness.
     built = {"run_agent": "03_the_loop", "safe_execute": "08_errors", "batches_of":
              "09_parallel_tools", "cumulative": "06_cost", "first_repeat": "07_no_progress",
-             "nudge_for": "07_no_progress", "edit_note": "07_no_progress"}
+             "nudge_for": "07_no_progress", "edit_note": "07_no_progress",
+             "error_result": "08_errors", "retry_waits": "08_errors", "worth_retrying": "08_errors"}
     for path in LESSONS:
         source = "\n".join(_code(_read(path)))
         for name, home in built.items():
