@@ -25,6 +25,7 @@ NAMED_FILE = re.compile(
 EXAMPLES = {
     "src/auth.py": "lesson 08: a tool error message worth sending, quoted as an example",
     "src/auth/__init__.py": "lesson 08: the same example message",
+    "src/refund.py": "lesson 07: the file a scripted model edits again and again (edit counter)",
 }
 
 

@@ -9,6 +9,8 @@ reads a `ProviderError` to say whether the same request could pass later. The li
 
 from __future__ import annotations
 
+from typing import Any
+
 from harness.errors import ProviderError
 from harness.messages import ToolCall, ToolMessage
 from harness.practice.engine import Piece, attempt, same
@@ -174,46 +176,42 @@ def _never_raises(yours, reference):
     return None
 
 
-_WAITS = {"no retry-after": (None, {}), "no retry-after, 5 attempts from 0.5 s": (
-    None, {"attempts": 5, "base": 0.5})}
-_ASKED = {"retry-after 7.5 s": (7.5, {}), "retry-after 30 s, 4 attempts": (30.0, {"attempts": 4}),
-          "retry-after 120 s, cap 60 s": (120.0, {}), "no retry-after, 8 attempts, cap 20 s": (
-              None, {"attempts": 8, "cap": 20.0})}
-
-
-def _waits_on(cases, hint: str):
+def _same_on(cases: dict[str, tuple[tuple[Any, ...], dict[str, Any]]], hint: str):
+    """A probe: on each case (its arguments and keyword options), yours returns what the
+    reference returns."""
     def probe(yours, reference):
-        for case, (retry_after, options) in cases.items():
-            if found := same(case, reference(retry_after, **options),
-                             attempt(yours, retry_after, **options), hint=hint):
+        for case, (args, options) in cases.items():
+            if found := same(case, reference(*args, **options),
+                             attempt(yours, *args, **options), hint=hint):
                 return found
         return None
     return probe
 
 
-RETRY_WAITS.behaviour("doubles the wait from `base`, once per attempt")(_waits_on(
+_WAITS = {"no retry-after": ((None,), {}),
+          "no retry-after, 5 attempts from 0.5 s": ((None,), {"attempts": 5, "base": 0.5})}
+_ASKED = {"retry-after 7.5 s": ((7.5,), {}),
+          "retry-after 30 s, 4 attempts": ((30.0,), {"attempts": 4}),
+          "retry-after 120 s, cap 60 s": ((120.0,), {}),
+          "no retry-after, 8 attempts, cap 20 s": ((None,), {"attempts": 8, "cap": 20.0})}
+RETRY_WAITS.behaviour("doubles the wait from `base`, once per attempt")(_same_on(
     _WAITS, "attempt n (from 0) waits base * 2 ** n; one wait per attempt"))
 RETRY_WAITS.behaviour("never waits less than the provider asked, nor more than the cap")(
-    _waits_on(_ASKED, "take max(retry_after or 0, the backoff), then min(cap, that)"))
-
-_RETRY = {408: "request_timeout", 409: "conflict_error", 429: "rate_limit_error",
-          500: "api_error", 503: "UNAVAILABLE", 529: "overloaded_error"}
-_GIVE_UP = {400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
-            404: "not_found_error", 413: "request_too_large", 422: "unprocessable_entity"}
+    _same_on(_ASKED, "take max(retry_after or 0, the backoff), then min(cap, that)"))
 
 
-def _decides(cases: dict[int, str], hint: str):
-    def probe(yours, reference):
-        for status, kind in cases.items():
-            error = ProviderError(status, kind, "as the provider said it", provider="emulator")
-            if found := same(f"HTTP {status} {kind}", reference(error), attempt(yours, error),
-                             hint=hint):
-                return found
-        return None
-    return probe
+def _errors(statuses: dict[int, str]) -> dict[str, tuple[tuple[Any, ...], dict[str, Any]]]:
+    return {f"HTTP {status} {kind}": ((ProviderError(status, kind, "as the provider said it",
+                                                     provider="emulator"),), {})
+            for status, kind in statuses.items()}
 
 
-WORTH_RETRYING.behaviour("retries timeouts, conflicts, rate limits and server errors")(_decides(
+_RETRY = _errors({408: "request_timeout", 409: "conflict_error", 429: "rate_limit_error",
+                  500: "api_error", 503: "UNAVAILABLE", 529: "overloaded_error"})
+_GIVE_UP = _errors({400: "invalid_request_error", 401: "authentication_error",
+                    403: "permission_error", 404: "not_found_error", 413: "request_too_large",
+                    422: "unprocessable_entity"})
+WORTH_RETRYING.behaviour("retries timeouts, conflicts, rate limits and server errors")(_same_on(
     _RETRY, "read error.status: 408, 409, 429 and every status from 500 up may pass later"))
 WORTH_RETRYING.behaviour("gives up on a bad request, a key, a permission, an unknown model")(
-    _decides(_GIVE_UP, "these fail the same way until someone changes the request: False"))
+    _same_on(_GIVE_UP, "these fail the same way until someone changes the request: False"))
