@@ -135,7 +135,12 @@ def test_follows_the_house_style(path):
 def test_later_lessons_import_earlier_work_instead_of_copying_it():
     # Each lesson builds its own idea under its own name; the library versions come from harness.
     built = {"run_agent": "03_the_loop", "safe_execute": "08_errors", "batches_of":
-             "09_parallel_tools", "cumulative": "06_cost", "canonical": "07_no_progress"}
+             "09_parallel_tools", "canonical": "07_no_progress",
+             "unanswered_calls": "04_reading_the_input", "orphan_results": "04_reading_the_input",
+             "diagnose": "04_reading_the_input", "no_tools_choice": "05_stopping",
+             "goal_check": "05_stopping", "left_undone": "05_stopping",
+             "input_tokens": "06_cost", "cache_saving": "06_cost", "sends": "06_cost",
+             "select_recent": "06_cost"}
     for path in LESSONS:
         source = "\n".join(_code(_read(path)))
         for name, home in built.items():
