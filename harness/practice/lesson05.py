@@ -14,12 +14,11 @@ from threading import Event
 from harness.loop import run
 from harness.messages import AssistantMessage, ToolMessage
 from harness.practice.engine import Piece, attempt, same
+from harness.providers import PROVIDERS
 from harness.replay import load_interactions
 from harness.scenarios import SCENARIOS
 from harness.scripted import ScriptedModel, Step
 from harness.trace import RunResult
-
-PROVIDERS = ("openai_chat", "openai_responses", "anthropic", "gemini")
 
 
 def no_tools_choice(provider: str) -> dict:
@@ -90,10 +89,10 @@ def _refuses_unknown(yours, reference):
 
 
 _ANSWERS = {
-    "both cities": ("Lisbon: light rain; Porto: showers. Take the umbrella.", []),
-    "Lisbon only": ("Lisbon: light rain, take an umbrella.", ["Porto"]),
-    "Porto only": ("Porto the day after: showers.", ["Lisbon"]),
-    "no text at all": (None, ["Lisbon", "Porto"]),
+    "both cities": "Lisbon: light rain; Porto: showers. Take the umbrella.",
+    "Lisbon only": "Lisbon: light rain, take an umbrella.",
+    "Porto only": "Porto the day after: showers.",
+    "no text at all": None,
 }
 
 
@@ -104,28 +103,28 @@ def _named(note) -> object:
     return {"names": [city for city in ("Lisbon", "Porto") if city in note]}
 
 
-@GOAL.behaviour("lets an answer end the run only when it names both cities")
-def _ends_when_both(yours, reference):
-    for case, (answer, _) in _ANSWERS.items():
+def _on_answers(yours, reference, view, *, hint: str):
+    """Run both on each candidate answer and compare `view` of what they return."""
+    for case, answer in _ANSWERS.items():
         outcome = attempt(yours, answer)
-        seen = outcome if outcome.error else _named(outcome.value) is None
-        if found := same(f"the answer {answer!r} ({case})", reference(answer) is None, seen,
-                         hint="return None (True here) only when both names are in the answer; "
-                              "an answer that is None has no names in it"):
+        if found := same(f"the answer {answer!r} ({case})", view(reference(answer)),
+                         outcome if outcome.error else view(outcome.value), hint=hint):
             return found
     return None
+
+
+@GOAL.behaviour("lets an answer end the run only when it names both cities")
+def _ends_when_both(yours, reference):
+    return _on_answers(yours, reference, lambda note: {"ends the run": note is None},
+                       hint="return None only when both names are in the answer; an answer "
+                            "that is None has no names in it")
 
 
 @GOAL.behaviour("sends back a note naming each missing city, and only those")
 def _names_the_missing(yours, reference):
-    for case, (answer, _) in _ANSWERS.items():
-        outcome = attempt(yours, answer)
-        seen = outcome if outcome.error else _named(outcome.value)
-        if found := same(f"the answer {answer!r} ({case})", _named(reference(answer)), seen,
-                         hint="name the cities the answer leaves out, so the model knows what "
-                              "to check; a city already answered is not the model's to redo"):
-            return found
-    return None
+    return _on_answers(yours, reference, _named,
+                       hint="name the cities the answer leaves out, so the model knows what to "
+                            "check; a city already answered is not the model's to redo")
 
 
 def _trip(before_done) -> RunResult:

@@ -10,19 +10,16 @@ input, the turn a budget fires and the run's cost are exercise 4's, so they are 
 from __future__ import annotations
 
 from functools import cache
+from importlib import import_module
 
 from harness.context import select_recent
 from harness.cost import PRICES, Price
 from harness.loop import run
 from harness.messages import Message, SystemMessage, Usage, UserMessage
 from harness.practice.engine import Piece, attempt, same, same_messages
-from harness.providers import anthropic, gemini, openai_chat, openai_responses
+from harness.providers import PROVIDERS
 from harness.replay import load_interactions
 from harness.scenarios import SCENARIOS, TRAVEL
-
-PROVIDERS = ("openai_chat", "openai_responses", "anthropic", "gemini")
-_ADAPTERS = {"openai_chat": openai_chat, "openai_responses": openai_responses,
-             "anthropic": anthropic, "gemini": gemini}
 
 
 def input_tokens(provider: str, response: dict) -> int:
@@ -92,7 +89,8 @@ def _saving_on(scenario: str, providers, yours, reference, *, hint: str):
     for provider, number, response in _calls(scenario):
         if provider not in providers:
             continue
-        reply = _ADAPTERS[provider]._from_wire(response)  # the usage the lesson reads, parsed
+        adapter = import_module(f"harness.providers.{provider}")
+        reply = adapter._from_wire(response)  # the usage the lesson reads, parsed as the kit does
         price = PRICES[reply.model]
         want, seen = reference(reply.usage, price), attempt(yours, reply.usage, price)
         if seen.error is None and isinstance(seen.value, int | float):
