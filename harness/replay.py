@@ -59,7 +59,7 @@ class Replay:
 
 
 @contextlib.contextmanager
-def replay(provider: str, scenario: str, *, directory: Path = CASSETTES,
+def replay(provider: str, scenario: str | scenarios.Scenario, *, directory: Path = CASSETTES,
            **options: Any) -> Iterator[Replay]:
     """Replay a recorded scenario offline.
 
@@ -70,6 +70,7 @@ def replay(provider: str, scenario: str, *, directory: Path = CASSETTES,
     """
     path = existing(provider, scenario, directory)
     chosen = scenarios.get(scenario)
+    scenario = chosen.name  # for the messages: the name, also of a scenario in no table
     settings = provider_options(provider, chosen) | options
     with guard.block_network(), recorder("none").use_cassette(str(path)) as cassette, \
             httpx.Client(transport=_Explained(provider, scenario, cassette)) as client:
