@@ -83,10 +83,15 @@ def check_ferry(route: str) -> str:
 _LOOKUPS = (get_train_times, get_museum_hours, convert_currency, get_air_quality)
 
 
-def _toolbox() -> Toolbox:
+@cache
+def _tools() -> tuple[Tool, ...]:
     """Lookups are parallel-safe; a booking and an unknown ferry service are exclusive."""
-    return Toolbox.of(*(Tool.from_function(f, mode="parallel") for f in (*_LOOKUPS, read_guide)),
-                      book_table, check_ferry)
+    return (*(Tool.from_function(f, mode="parallel") for f in (*_LOOKUPS, read_guide)),
+            Tool.from_function(book_table), Tool.from_function(check_ferry))
+
+
+def _toolbox() -> Toolbox:
+    return Toolbox.of(*_tools())  # built once: no tool here keeps state
 
 
 def _lookup(rng: random.Random, seen: set[str]) -> ToolCall:

@@ -2,7 +2,9 @@
 
 A corpus module under `corpus/` stands for one student's code: it defines some of the exercise
 functions (buggy, alternative or cheating ones) and says which exercise it is for, which graded
-cells it must fail (`FAILS`) and a phrase each failure message must contain (`EXPECT`).
+cells it must fail (`FAILS`) and a phrase each failure message must contain (`EXPECT`); a
+capstone submission is graded here only, unless `IN_CLASS = True` hands it in to the real class
+run too (each one costs a kernel that replays a hundred runs).
 `submission` writes it into the released notebook the way a student would, keeping the reference
 solution in every other solution cell. `simulate` runs that notebook's cells in one namespace, the
 graded cells with their hidden tests, as nbgrader would, and reports each graded cell.
@@ -23,8 +25,8 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).resolve().parent / "corpus"
-EXERCISES = ["01_message_ordering", "02_early_exit", "03_no_progress", "04_cost"]
-METADATA = {"EXERCISE", "EXERCISES", "FAILS", "EXPECT", "TYPED_ID"}
+EXERCISES = ["01_message_ordering", "02_early_exit", "03_no_progress", "04_cost", "05_capstone"]
+METADATA = {"EXERCISE", "EXERCISES", "FAILS", "EXPECT", "TYPED_ID", "IN_CLASS"}
 ANSWERS_FUNCTION = "fill_answers"
 
 
