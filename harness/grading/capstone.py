@@ -171,8 +171,13 @@ def _returned(ref: Played, run: Played, hint: str, *, parts: tuple[str, ...] = (
             mine, yours = _masked(mine), _masked(yours)
             index = first_difference(mine, yours)
             if index is not None:
-                return Divergence(f"{label}, messages returned, index {index}",
-                                  show(at(mine, index)), show(at(yours, index)), hint)
+                want_one, got_one, where = at(mine, index), at(yours, index), ""
+                if isinstance(want_one, dict) and isinstance(got_one, dict):  # name the field
+                    key = next(k for k in {**want_one, **got_one}
+                               if want_one.get(k) != got_one.get(k))
+                    want_one, got_one, where = want_one.get(key), got_one.get(key), f", {key}"
+                return Divergence(f"{label}, messages returned, index {index}{where}",
+                                  show(want_one), show(got_one), hint)
         elif getattr(mine, "value", mine) != getattr(yours, "value", yours):
             return Divergence(f"{label}, {name}", show(getattr(mine, "value", mine)),
                               show(getattr(yours, "value", yours)),
@@ -307,8 +312,9 @@ def _wire_check(run_agent: Callable[..., Any], provider: str, student_id: str | 
         if divergence := _accepted(_calls(case), _play(run_agent, case), WIRE):
             fail(f"{SUBJECT} (on {BASE} first: see run_agent_done)", divergence)
     for case in cases:
-        if _accepted(_calls(case), _play(run_agent, case), WIRE) is not None:
-            continue  # wrong on openai_chat already: that is an exit's cell, not the wire's
+        base, ref = _play(run_agent, case), reference(case)
+        if _accepted(ref.played, base, WIRE) or _returned(ref, base, WIRE):
+            continue  # wrong on openai_chat already: that is another cell's, not the wire's
         other = _on(case, provider, student_id)
         divergence = _accepted(_calls(other), _play(run_agent, other), WIRE)
         if divergence:

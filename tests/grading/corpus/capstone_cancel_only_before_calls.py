@@ -19,7 +19,7 @@ from harness.trace import Exit, RunResult
 
 EXERCISE = "05_capstone"
 FAILS = {"run_agent_interrupted"}
-EXPECT = '"Cancelled..."'
+EXPECT = 'reference: "Cancelled..."'
 
 
 def run_agent(model, tools, messages, *, max_turns=10, token_budget=None,

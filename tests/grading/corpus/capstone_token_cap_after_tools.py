@@ -18,7 +18,7 @@ from harness.trace import Exit, RunResult
 
 EXERCISE = "05_capstone"
 FAILS = {"run_agent_token_cap"}
-EXPECT = '"Not executed..."'
+EXPECT = 'reference: "Not executed..."'
 
 
 def run_agent(model, tools, messages, *, max_turns=10, token_budget=None,

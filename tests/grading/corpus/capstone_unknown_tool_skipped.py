@@ -85,9 +85,9 @@ def run_agent(model, tools, messages, *, max_turns=10, token_budget=None,
             return end(Exit.NO_PROGRESS, pending=calls, text=NOT_EXECUTED_REPEAT)
         if turn == max_turns:
             break  # these calls stay pending
-        calls = [c for c in calls if c.name in tools]  # unknown tools: skipped
         results = run_tools(calls)
-        history.extend(results)
+        history.extend(r for r, c in zip(results, calls, strict=True)
+                       if c.name in tools)  # an unknown tool's result is left out
         errored = {key for key, r in zip(keys, results, strict=True) if r.is_error}
     history.extend(ToolMessage(tool_call_id=c.id, content=NOT_EXECUTED, is_error=True)
                    for c in calls)
