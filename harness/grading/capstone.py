@@ -105,17 +105,26 @@ def _cases(names: Iterable[str], variants: Iterable[str] = (), student_id: str |
     return cases
 
 
-_plays: dict[tuple[Any, ...], tuple[Callable[..., Any], Played]] = {}
+_plays: dict[tuple[Any, ...], tuple[tuple[Any, ...], Played]] = {}
+
+
+def _version(loop: Callable[..., Any]) -> tuple[Any, ...]:
+    """The loop, its code and that of the global functions it names: a student who redefines a
+    helper in another cell gets a new version, so nothing stale comes from `_plays`."""
+    code = getattr(loop, "__code__", None)
+    named = [getattr(loop, "__globals__", {}).get(name) for name in getattr(code, "co_names", ())]
+    return (loop, code, *(getattr(f, "__code__", f) for f in named if callable(f)))
 
 
 def _play(loop: Callable[..., Any], case: Case, *, also: tuple[str, ...] = ()) -> Played:
-    """The student's play of a case, once per loop and case (the wire cells reuse the exits'),
-    watched for calls into the reference loop and into the functions named in `also`."""
-    key = (id(loop), also, case.key)
+    """The student's play of a case, once per version of the loop and case (the wire cells reuse
+    the exits'), with the reference loop and the functions named in `also` tripwired."""
+    version = _version(loop)
+    key = (tuple(map(id, version)), also, case.key)
     if key not in _plays:
         watch = Tripwire(MODULES)
         watch.functions.update(Tripwire({n.rsplit(".", 1)[0] for n in also}, only=also).functions)
-        _plays[key] = (loop, play(loop, case, watch=watch))  # the loop kept: its id stays its own
+        _plays[key] = (version, play(loop, case, watch=watch))  # kept alive: the ids stay theirs
     played = _plays[key][1]
     refuse_calls(SUBJECT, played)  # a Played has the hits and switched_off of its watch
     return played
@@ -134,7 +143,8 @@ def _accepted(made: int, run: Played, hint: str) -> Divergence | None:
         return Divergence(label, "(every request as the recording holds it)",
                           Plain(str(error)), hint)
     if error is not None:
-        return Divergence(f"{label}, after call {run.played}",
+        return Divergence(f"{label}, " + (f"after call {run.played}" if run.played else
+                                          "at the start"),
                           f"returns after call {made}", Plain(run.outcome.ended()), hint)
     if run.played != made:
         more = "called the model again after cancel was set" if run.played > made else \

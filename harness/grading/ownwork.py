@@ -4,8 +4,10 @@ The reference lives in the same `harness` package the student imports, so two ch
 graded function: an identity check (the object, once unwrapped, comes from a `harness` module or
 shares a reference function's code: a plain `from harness.cost import cumulative_input` is caught
 here) and a watch while the student's code runs (a profile hook records every call into a
-reference module, however the reference was reached). Either one scores the cell 0 with a message
-that says why. This module does not judge whether the student's own code is right.
+reference module, however the reference was reached; for code that runs long, such as the
+capstone's replays, a `Tripwire` swaps the reference functions for one that refuses instead, at no
+cost per call). Either one scores the cell 0 with a message that says why. This module does not
+judge whether the student's own code is right.
 """
 
 from __future__ import annotations
