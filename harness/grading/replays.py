@@ -31,6 +31,9 @@ from harness.tools import Toolbox, plan_batches
 WAIT = 0.5
 """Seconds a call of a batch waits for the rest of its batch (only a loop that runs a batch one
 call at a time ever waits this long)."""
+LINGER = 0.3
+"""Seconds a batch with a barrier after it stays open: a loop that starts the next batch early
+is seen doing it (a right loop waits this long once per barrier)."""
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,8 @@ class Batches:
     """Tools that show how the loop ran one reply's calls. Each call of a batch of parallel-safe
     calls waits until the whole batch has started, then finishes only after the calls after it in
     the batch: a loop that runs a batch together sees them finish in reverse, so results in model
-    order were put there by the loop. `log` keeps (turn, batch, "start"|"end") in time order."""
+    order were put there by the loop; a batch with a barrier after it stays open a moment, so a loop
+that does not wait for it is seen. `log` keeps (turn, batch, "start"|"end") in time order."""
 
     def __init__(self, scenario: Scenario, provider: str, toolbox: Toolbox,
                  replies: Callable[[], int]):
@@ -123,6 +127,11 @@ class Batches:
                 elif len(members) > 1:  # the later calls of the batch finish first
                     self._lock.wait_for(lambda: all((turn, p) in self._ended
                                                     for p in members if p > position), WAIT)
+                later = range(members[-1] + 1, len(self.plans[turn - 1][0])) if batch >= 0 \
+                    else range(0)
+                if later:  # give a loop that ignores the barrier the time to show it
+                    self._lock.wait_for(lambda: any((turn, p) in self._started for p in later),
+                                        LINGER)
             try:
                 return function(**arguments)
             finally:
