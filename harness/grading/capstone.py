@@ -43,7 +43,6 @@ from harness.trace import Exit, RunResult
 
 SUBJECT = "run_agent"
 BASE = "openai_chat"
-FORMATS = ("openai_responses", "anthropic", "gemini")
 MODULES = ("harness.loop", "harness.grading.reference")
 BATCHING = ("harness.tools.run_calls", "harness.tools.plan_batches")
 """Lesson 09's graded thing: the batch cell refuses a loop that hands it to the library."""
