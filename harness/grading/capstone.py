@@ -1,6 +1,7 @@
 """Checks for exercise 5, the capstone: `run_agent`, a whole loop, graded by replay.
 
-Every graded cell replays the student's loop on recorded scenarios (`harness.grading.replays`):
+Every graded cell replays the student's loop on recorded scenarios (`harness.grading.replays`;
+what it compares is `harness.grading.verdicts`):
 the cassette answers each request it holds and refuses any other with the kit's mismatch
 message, and the run must then make as many model calls as the reference and, for an exit's
 cell, return what the reference returned. The exits are graded on openai_chat, the wire format
@@ -20,9 +21,8 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from harness.errors import ReplayMismatch
+from harness.grading import hints
 from harness.grading import reference as _reference
-from harness.grading.compare import at, first_difference
 from harness.grading.ownwork import Tripwire, refuse_calls, refuse_reference
 from harness.grading.replays import Case, Played, play, reference
 from harness.grading.report import (
@@ -31,12 +31,12 @@ from harness.grading.report import (
     call,
     checked,
     fail,
-    lesson,
     self_check,
     show,
 )
 from harness.grading.scenario_variants import PUBLIC, cancel_point, recorded, variants_of
 from harness.grading.variants import autograde_identity
+from harness.grading.verdicts import accepted, batches, returned
 from harness.messages import AssistantMessage, ToolCall
 from harness.scenarios import SCENARIOS
 from harness.trace import Exit, RunResult
@@ -47,46 +47,7 @@ MODULES = ("harness.loop", "harness.grading.reference")
 BATCHING = ("harness.tools.run_calls", "harness.tools.plan_batches")
 """Lesson 09's graded thing: the batch cell refuses a loop that hands it to the library."""
 SUMMARY = ("harness.trace.summarize", "harness.grading.reference.summarize_exits")
-PENDING = ("Not executed", "Cancelled")
 VARIANTS = tuple(variants_of(PUBLIC))
-
-DONE = ("A reply without tool calls ends the run: status done, its text the answer; every call "
-        "before it runs, in the order asked, and its result goes back. " + lesson("03_the_loop"))
-TRUNCATED = ("A reply cut at the output-token limit is not an answer: status truncated, answer "
-             "None, no further call, and any call it wrote gets a 'Not executed' result. "
-             + lesson("05_stopping"))
-TURN_CAP = ("After max_turns calls the pending calls get NOT_EXECUTED results, then ONE closing "
-            "call with tool_choice 'none' on a copy of the history whose system prompt ends with "
-            "'\\n\\n' + CLOSING_INSTRUCTION; status turn_cap, its text the answer. "
-            + lesson("05_stopping"))
-TOKEN_CAP = ("Add up every reply's usage; after a reply with calls, when input plus output tokens "
-             "so far exceed token_budget, stop with token_cap before running its calls (each gets "
-             "a 'Not executed' result). " + lesson("06_cost"))
-NO_PROGRESS = ("Before running a reply's calls, observe each one in a NoProgressDetector (its "
-               "raw_arguments when it has them), with previous_was_error when that call's last "
-               "result was an error: a retry is not a doom loop. Stop with no_progress, the calls "
-               "answered 'Not executed'. " + lesson("07_no_progress"))
-ERROR = ("A ProviderError from model.complete ends the run with status error, no answer and no "
-         "retry: the caller decides (retry_after says when). " + lesson("08_errors"))
-INTERRUPTED = ("Check cancel (an Event or a function) before every model call and again after a "
-               "reply, before running its calls: once set, stop with interrupted, the pending "
-               "calls answered 'Cancelled'. " + lesson("05_stopping"))
-ERRORS = ("Every tool call gets a result, also an unknown tool, arguments that are not valid and "
-          "a tool that raises: harness.tools.execute turns each into an error result "
-          "(is_error=True) for the model to read. " + lesson("08_errors"))
-BATCHES = ("With parallel_tools=True, run each batch of parallel-safe calls together, an "
-           "exclusive call alone, the next batch only after the last one finished, and commit "
-           "the results in the order the model asked (not the order they finished). "
-           + lesson("09_parallel_tools"))
-WIRE = ("Append the model's message whole: its reasoning and extra (signatures, item ids) must "
-        "go back unchanged, and every field of a tool result (is_error too) reaches the wire. "
-        + lesson("10_four_providers"))
-SHAPE = ("Return a harness.trace.RunResult: status (an Exit), answer, messages (the whole "
-         "history) and usage (the sum of every reply's usage). " + lesson("11_traces"))
-SUMMARISE = ("For each exit that occurs: its share of the runs (a fraction), and up to three "
-             "(tool, calls) pairs from the runs that ended that way, most calls first, ties by "
-             "name. " + lesson("11_traces"))
-
 
 def _student(student_id: str | None) -> str | None:
     """The id being graded: the autograde folder's while nbgrader autogrades, else as typed."""
@@ -134,66 +95,6 @@ def _calls(case: Case) -> int:
     return reference(case).played if case.cancel is not None else -1
 
 
-def _accepted(made: int, run: Played, hint: str) -> Divergence | None:
-    """The recording took every request, and the run made the `made` model calls of the
-    reference (-1: every call the recording holds)."""
-    label, error, made = run.case.label, run.outcome.error, made if made >= 0 else run.recorded
-    if isinstance(error, ReplayMismatch):
-        return Divergence(label, "(every request as the recording holds it)",
-                          Plain(str(error)), hint)
-    if error is not None:
-        return Divergence(f"{label}, " + (f"after call {run.played}" if run.played else
-                                          "at the start"),
-                          f"returns after call {made}", Plain(run.outcome.ended()), hint)
-    if run.played != made:
-        more = "called the model again after cancel was set" if run.played > made else \
-            f"returned after call {run.played}"
-        return Divergence(f"{label}, after call {min(run.played, made)}",
-                          Plain(f"{made} model call(s), then returns"),
-                          Plain(f"{more} ({run.outcome.ended()})"), hint)
-    return None
-
-
-def _masked(messages: Any) -> list[Any]:
-    """The history as dicts, a pending result by its first words only ('Not executed')."""
-    found = []
-    for message in list(messages or []):
-        data = message.model_dump() if hasattr(message, "model_dump") else message
-        content = data.get("content") if isinstance(data, dict) else None
-        if isinstance(data, dict) and data.get("role") == "tool" and isinstance(content, str):
-            data = {**data, "content": next((p + "..." for p in PENDING if
-                                             content.startswith(p)), content)}
-        found.append(data)
-    return found
-
-
-def _returned(ref: Played, run: Played, hint: str, *, parts: tuple[str, ...] = (
-        "status", "answer", "messages")) -> Divergence | None:
-    """What the run returned, part by part, against the reference's RunResult."""
-    want, got, label = ref.outcome.value, run.outcome.value, run.case.label
-    if not all(hasattr(got, name) for name in parts):
-        return Divergence(f"{label}, the value returned", "a RunResult",
-                          show(got), SHAPE)
-    for name in parts:
-        mine, yours = getattr(want, name), getattr(got, name)
-        if name == "messages":
-            mine, yours = _masked(mine), _masked(yours)
-            index = first_difference(mine, yours)
-            if index is not None:
-                want_one, got_one, where = at(mine, index), at(yours, index), ""
-                if isinstance(want_one, dict) and isinstance(got_one, dict):  # name the field
-                    key = next(k for k in {**want_one, **got_one}
-                               if want_one.get(k) != got_one.get(k))
-                    want_one, got_one, where = want_one.get(key), got_one.get(key), f", {key}"
-                return Divergence(f"{label}, messages returned, index {index}{where}",
-                                  show(want_one), show(got_one), hint)
-        elif getattr(mine, "value", mine) != getattr(yours, "value", yours):
-            return Divergence(f"{label}, {name}", show(getattr(mine, "value", mine)),
-                              show(getattr(yours, "value", yours)),
-                              hint if name != "usage" else TOKEN_CAP)
-    return None
-
-
 def _check(loop: Callable[..., Any], cases: list[Case], hint: str, exit: Exit | None = None, *,
            parts: tuple[str, ...] = ("status", "answer", "messages")) -> None:
     """Each case accepted by its recording, then `parts` of the returned value compared (only
@@ -202,7 +103,7 @@ def _check(loop: Callable[..., Any], cases: list[Case], hint: str, exit: Exit | 
     for case in cases:
         ref, run = reference(case), _play(loop, case)
         compared = parts if exit in (None, case.scenario.expected_exit) else ("status",)
-        divergence = _accepted(ref.played, run, hint) or _returned(ref, run, hint,
+        divergence = accepted(ref.played, run, hint) or returned(ref, run, hint,
                                                                     parts=compared)
         if divergence:
             fail(SUBJECT, divergence)
@@ -212,25 +113,29 @@ def _check(loop: Callable[..., Any], cases: list[Case], hint: str, exit: Exit | 
 def run_agent_done(run_agent: Callable[..., Any], *, student_id: str | None = None) -> None:
     """Lesson 03: runs that end by themselves, answered."""
     _check(run_agent, _cases(["umbrella", "two_cities", "no_tool_needed", "bench_press",
-                              "reasoning_roundtrip"], ["variant_done"], student_id), DONE)
+                              "reasoning_roundtrip"], ["variant_done"], student_id),
+           hints.AGENT_DONE)
 
 
 @checked
 def run_agent_truncated(run_agent: Callable[..., Any], *, student_id: str | None = None) -> None:
     """Lesson 05: a cut reply is no answer."""
-    _check(run_agent, _cases(["truncated"], ["variant_truncated"], student_id), TRUNCATED)
+    _check(run_agent, _cases(["truncated"], ["variant_truncated"], student_id),
+           hints.AGENT_TRUNCATED)
 
 
 @checked
 def run_agent_turn_cap(run_agent: Callable[..., Any], *, student_id: str | None = None) -> None:
     """Lesson 05: the turn cap, the pending calls and the closing call."""
-    _check(run_agent, _cases(["bench_press_capped"], ["variant_turn_cap"], student_id), TURN_CAP)
+    _check(run_agent, _cases(["bench_press_capped"], ["variant_turn_cap"], student_id),
+           hints.AGENT_TURN_CAP)
 
 
 @checked
 def run_agent_token_cap(run_agent: Callable[..., Any], *, student_id: str | None = None) -> None:
     """Lesson 06: the token budget, counted from every reply's usage."""
-    _check(run_agent, _cases(["big_pages"], ["variant_token_cap"], student_id), TOKEN_CAP,
+    _check(run_agent, _cases(["big_pages"], ["variant_token_cap"], student_id),
+           hints.AGENT_TOKEN_CAP,
            parts=("status", "answer", "messages", "usage"))
 
 
@@ -239,13 +144,15 @@ def run_agent_no_progress(run_agent: Callable[..., Any], *,
                           student_id: str | None = None) -> None:
     """Lesson 07: repeats and cycles stop the run; a retry after an error does not."""
     _check(run_agent, _cases(["refund_doom_loop", "order_shipment_cycle", "retry_after_timeout"],
-                             ["variant_no_progress"], student_id), NO_PROGRESS, Exit.NO_PROGRESS)
+                             ["variant_no_progress"], student_id), hints.AGENT_NO_PROGRESS,
+           Exit.NO_PROGRESS)
 
 
 @checked
 def run_agent_error(run_agent: Callable[..., Any], *, student_id: str | None = None) -> None:
     """Lesson 08: a provider error ends the run, no retry."""
-    _check(run_agent, _cases(["rate_limited"], ["variant_rate_limited"], student_id), ERROR)
+    _check(run_agent, _cases(["rate_limited"], ["variant_rate_limited"], student_id),
+           hints.AGENT_ERROR)
 
 
 @checked
@@ -257,7 +164,7 @@ def run_agent_interrupted(run_agent: Callable[..., Any], *,
     if who := _student(student_id):
         cases += [Case(c.scenario, BASE, c.directory, cancel=cancel_point(who))
                   for c in _cases([], ["variant_done"], who)]
-    _check(run_agent, cases, INTERRUPTED)
+    _check(run_agent, cases, hints.AGENT_INTERRUPTED)
 
 
 @checked
@@ -265,7 +172,7 @@ def run_agent_errors_as_results(run_agent: Callable[..., Any], *,
                                 student_id: str | None = None) -> None:
     """Lesson 08: failing tools become results the model reads."""
     _check(run_agent, _cases(["tool_errors"], ["variant_tool_errors"],
-                             student_id), ERRORS, parts=("messages",))
+                             student_id), hints.AGENT_ERRORS, parts=("messages",))
 
 
 @checked
@@ -278,29 +185,9 @@ def run_agent_parallel_batches(run_agent: Callable[..., Any], *,
     cases.append(Case(public, BASE, recorded(PUBLIC, public, BASE), batches=True))
     for case in cases:
         run = _play(run_agent, case, also=BATCHING)
-        divergence = _accepted(_calls(case), run, BATCHES) or _batches(run)
+        divergence = accepted(_calls(case), run, hints.AGENT_BATCHES) or batches(run)
         if divergence:
             fail(SUBJECT, divergence)
-
-
-def _batches(run: Played) -> Divergence | None:
-    """How the instrumented tools saw the calls run: together per batch, batches in order."""
-    log, label = run.batches.log if run.batches else [], run.case.label
-    if run.batches and run.batches.alone:
-        return Divergence(f"{label}, tool {run.batches.alone[0]}",
-                          "the calls of a batch of parallel-safe tools run together",
-                          "they ran one at a time", BATCHES)
-    seen: dict[tuple[int, int], int] = {}  # (turn, batch) -> calls started and not ended
-    for turn, batch, event in log:
-        if batch < 0:
-            continue
-        if event == "start" and any(t == turn and (b > batch or (b < batch and open_))
-                                    for (t, b), open_ in seen.items()):
-            return Divergence(f"{label}, the reply of call {turn}, batch {batch + 1}",
-                              "starts once every call before it has finished, and before any "
-                              "call after it starts", "overlapped another batch", BATCHES)
-        seen[(turn, batch)] = seen.get((turn, batch), 0) + (1 if event == "start" else -1)
-    return None
 
 
 def _on(case: Case, provider: str, student_id: str | None) -> Case:
@@ -318,14 +205,15 @@ def _wire_check(run_agent: Callable[..., Any], provider: str, student_id: str | 
     cases = [*_cases([*first, *(n for n in SCENARIOS if n not in first)], VARIANTS, student_id),
              Case(SCENARIOS["bench_press"], BASE, cancel=2)]
     for case in cases[:2]:  # a tool round trip, and reasoning: without them nothing to judge
-        if divergence := _accepted(_calls(case), _play(run_agent, case), WIRE):
+        if divergence := accepted(_calls(case), _play(run_agent, case), hints.AGENT_WIRE):
             fail(f"{SUBJECT} (on {BASE} first: see run_agent_done)", divergence)
     for case in cases:
         base, ref = _play(run_agent, case), reference(case)
-        if _accepted(ref.played, base, WIRE) or _returned(ref, base, WIRE):
+        if accepted(ref.played, base, hints.AGENT_WIRE) or returned(ref, base,
+                                                                    hints.AGENT_WIRE):
             continue  # wrong on openai_chat already: that is another cell's, not the wire's
         other = _on(case, provider, student_id)
-        divergence = _accepted(_calls(other), _play(run_agent, other), WIRE)
+        divergence = accepted(_calls(other), _play(run_agent, other), hints.AGENT_WIRE)
         if divergence:
             fail(f"{SUBJECT} (right on {BASE})", divergence)
 
@@ -392,7 +280,7 @@ def summarize_exits_matches(summarize_exits: Callable[..., Any], *, seed: int | 
                 where, want, got = f"{where}, exit {status!r}, {field}", want[status][field], \
                     got[status][field]
             fail(subject, Divergence(where, show(want), got if isinstance(got, Plain)
-                                     else show(got), SUMMARISE))
+                                     else show(got), hints.AGENT_SUMMARISE))
 
 
 BEHAVIOURS = {name: globals()[name] for name in (
