@@ -31,6 +31,7 @@ import harness
 from grader import sandbox
 from grader.cells import plan
 from grader.kernel_log import ENV, digest
+from harness.cassettes import CASSETTES
 
 OUTPUT_LIMIT = 100_000
 """Characters kept of any one output in an autograded notebook (a gigantic print is cut)."""
@@ -97,17 +98,19 @@ def _environment(scratch: Path, policy: dict[str, Any]) -> dict[str, str]:
 
 def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dict[str, Path]:
     """Sandbox settings for the shard's kernels and re-checks, and nbgrader's python3 kernelspec
-    pointed at the launcher. Each sees the checks (harness/, grader/), nothing of the course."""
+    pointed at the launcher. Each sees the checks (harness/, grader/) and the cassettes the
+    capstone replays (scrubbed: no key is in them), nothing of the course."""
     reason = sandbox.unavailable()
     if reason:
         raise RuntimeError(f"cannot sandbox graded code on {socket.gethostname()}: {reason}")
-    common = {"readable": [Path(harness.__file__).parent, Path(__file__).parent],
+    common = {"readable": [Path(harness.__file__).parent, Path(__file__).parent, CASSETTES],
               "hidden": [scratch, *payload.get("private", [])],
               "limits": {"memory_mb": payload.get("memory_mb") or 0}, "env": {ENV: env[ENV]}}
     # Sandboxed kernels cannot write bytecode: compile what they import here, once, so that no
     # kernel recompiles IPython (this imports only the kit and its dependencies, never a student's).
     subprocess.run([sys.executable, "-c", "import ipykernel.kernelapp, harness.grading, "
-                    "grader.kernel_log, grader.recheck"], env=env, cwd=scratch,
+                    "harness.grading.capstone, harness.record, grader.kernel_log, "
+                    "grader.recheck"], env=env, cwd=scratch,
                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     paths = {"kernel": scratch / "sandbox-kernel.json", "recheck": scratch / "sandbox-recheck.json"}
     paths["kernel"].write_text(json.dumps(sandbox.settings(**common,

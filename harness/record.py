@@ -31,14 +31,16 @@ from harness.errors import CassetteError
 KEY_VARIABLES = {name: cls.key_variables for name, cls in providers.PROVIDERS.items()}
 
 
-def record(provider: str, scenario: str, *, live: bool = False, force: bool = False,
-           directory: Path = CASSETTES) -> Path:
-    """Record a scenario into a cassette: against the emulator, or the live API with a key."""
+def record(provider: str, scenario: str | scenarios.Scenario, *, live: bool = False,
+           force: bool = False, directory: Path = CASSETTES) -> Path:
+    """Record a scenario (a name, or a `Scenario` in no table) into a cassette: against the
+    emulator, or the live API with a key."""
     from harness.emulator import OFFLINE_KEY, Emulator  # only recording needs the emulator
 
     if provider not in PROVIDERS:
         raise CassetteError(f"unknown provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
     chosen = scenarios.get(scenario)
+    scenario = chosen.name
     path = cassette_path(provider, scenario, directory=directory)
     if path.exists() and not force:
         raise CassetteError(f"{path} exists; pass --force to overwrite it (the old recording "

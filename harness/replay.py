@@ -61,7 +61,7 @@ class Replay:
 
 
 @contextlib.contextmanager
-def replay(provider: str, scenario: str, *, directory: Path = CASSETTES,
+def replay(provider: str, scenario: str | scenarios.Scenario, *, directory: Path = CASSETTES,
            **options: Any) -> Iterator[Replay]:
     """Replay a recorded scenario offline.
 
@@ -72,6 +72,7 @@ def replay(provider: str, scenario: str, *, directory: Path = CASSETTES,
     """
     path = existing(provider, scenario, directory)
     chosen = scenarios.get(scenario)
+    scenario = chosen.name  # for the messages: the name, also of a scenario in no table
     settings = provider_options(provider, chosen) | options
     with _played(provider, scenario, path, settings) as (model, cassette):
         yield Replay(provider, chosen, model, cassette)

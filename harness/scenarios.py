@@ -272,8 +272,11 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
 ]}
 
 
-def get(name: str) -> Scenario:
-    """The scenario called `name`, or a ValueError that lists the valid names."""
+def get(name: str | Scenario) -> Scenario:
+    """The scenario called `name`, or a ValueError that lists the valid names. A `Scenario`
+    itself comes back as it is (the capstone's per-student variants are in no table)."""
+    if isinstance(name, Scenario):
+        return name
     try:
         return SCENARIOS[name]
     except KeyError:

@@ -5,13 +5,15 @@ the grade id of the test cell that calls it, and raises `CheckFailed` (an Assert
 message names the first divergence and the lesson to reread. Checks print nothing, silence
 warnings, never reach the network, and score 0 for a submission that hands the work to the
 reference. `reference` holds the dict-form reference functions, `variants` the per-student numbers
-of the cost exercise. The class grader and the release tool live in the `grader` package, for
-instructors only. Importing this package under
+of the cost exercise, `scenario_variants` the capstone's per-student scenarios. The class grader
+and the release tool live in the `grader` package, for instructors only. Importing this package
+under
 `nbgrader autograde` switches IPython to minimal tracebacks (see
 `report.hide_sources_when_autograding`): no feedback can quote a hidden test.
 """
 
 import importlib
+from types import ModuleType
 from typing import Any
 
 from harness.grading.report import CheckFailed, hide_sources_when_autograding
@@ -21,21 +23,29 @@ CHECK_MODULES = {
     "02_early_exit": "early_exit",
     "03_no_progress": "no_progress",
     "04_cost": "cost",
+    "05_capstone": "capstone",
 }
 """Each exercise (assignment and notebook name) and the name of the module holding its checks.
-The modules are imported when first used: a lesson that only needs `report` stays light."""
+The modules are imported when first used: a lesson that only needs `report` stays light, and
+exercises 1 to 4 do not pay for the capstone's replay machinery."""
 
 hide_sources_when_autograding()
 
-__all__ = ["EXERCISES", "CheckFailed", "DictModel", "Event", "cost", "early_exit",
-           "message_ordering", "no_progress", "reference", "variants"]
+__all__ = ["EXERCISES", "CheckFailed", "DictModel", "Event", "capstone", "cost", "early_exit",
+           "exercise_module", "message_ordering", "no_progress", "reference", "variants"]
+
+
+def exercise_module(name: str) -> ModuleType:
+    """The module holding the checks of exercise `name` (e.g. "05_capstone")."""
+    return importlib.import_module(f"harness.grading.{CHECK_MODULES[name]}")
 
 
 def __getattr__(name: str) -> Any:
-    """`harness.grading.EXERCISES`, `DictModel` and `Event`, imported on first use."""
+    """`EXERCISES` (exercises 1 to 4 and their check modules), `DictModel`, `Event` and the
+    check modules, imported on first use."""
     if name == "EXERCISES":
-        return {exercise: importlib.import_module(f"harness.grading.{module}")
-                for exercise, module in CHECK_MODULES.items()}
+        return {exercise: exercise_module(exercise) for exercise in CHECK_MODULES
+                if exercise != "05_capstone"}
     if name in ("DictModel", "Event"):
         return getattr(importlib.import_module("harness.grading.dictmodel"), name)
     if name in __all__:

@@ -4,8 +4,10 @@ The reference lives in the same `harness` package the student imports, so two ch
 graded function: an identity check (the object, once unwrapped, comes from a `harness` module or
 shares a reference function's code: a plain `from harness.cost import cumulative_input` is caught
 here) and a watch while the student's code runs (a profile hook records every call into a
-reference module, however the reference was reached). Either one scores the cell 0 with a message
-that says why. This module does not judge whether the student's own code is right.
+reference module, however the reference was reached; for code that runs long, such as the
+capstone's replays, a `Tripwire` swaps the reference functions for one that refuses instead, at no
+cost per call). Either one scores the cell 0 with a message that says why. This module does not
+judge whether the student's own code is right.
 """
 
 from __future__ import annotations
@@ -115,6 +117,59 @@ class Watch:
         threading.setprofile(self._previous_threads)
 
 
+class ReferenceCalled(BaseException):
+    """Raised by a tripped reference function (BaseException: `except Exception` in the student's
+    code must not swallow it)."""
+
+
+def _tripwire(*args: Any, **kwargs: Any) -> Any:
+    # Runs with the globals of the module it was put in: builtins only, so it works in any.
+    __import__("harness.grading.ownwork", fromlist=["_"])._trip(__import__("sys")._getframe())
+
+
+_armed: list[Tripwire] = []
+
+
+def _trip(frame: types.FrameType) -> None:
+    name = frame.f_code.co_qualname
+    for tripwire in _armed:
+        tripwire.hits.append(name)
+    raise ReferenceCalled(f"{name} was called")
+
+
+class Tripwire:
+    """Watch's cheap sibling, for student code that runs a long time (the capstone replays whole
+    HTTP exchanges, and a profile hook on every call would double the time): while it is on,
+    every function of `modules` (or only those named in `only`) raises `ReferenceCalled` instead
+    of running, however the student reached it, from any thread. It swaps each function's code
+    object and puts it back on exit; `hits` and `switched_off` read as a Watch's."""
+
+    def __init__(self, modules: Iterable[str], *, only: Iterable[str] | None = None):
+        wanted = set(only) if only is not None else None
+        self.functions: dict[types.FunctionType, types.CodeType] = {}
+        for module_name in modules:
+            for value in vars(importlib.import_module(module_name)).values():
+                name = f"{module_name}.{getattr(value, '__qualname__', '')}"
+                if isinstance(value, types.FunctionType) and value.__module__ == module_name \
+                        and value.__code__.co_freevars == () and (wanted is None or name in wanted):
+                    self.functions[value] = value.__code__
+        self.hits: list[str] = []
+        self.switched_off = False
+
+    def __enter__(self) -> Tripwire:
+        for function in self.functions:
+            qualified = f"{function.__module__}.{function.__qualname__}"
+            function.__code__ = _tripwire.__code__.replace(co_name=function.__name__,
+                                                           co_qualname=qualified)
+        _armed.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        _armed.remove(self)
+        for function, code in self.functions.items():
+            function.__code__ = code
+
+
 def refuse_reference(subject: str, obj: Any, modules: Iterable[str]) -> None:
     """Fail at once when `obj` is the reference itself, re-exported or subclassed."""
     origin = reference_origin(obj, list(modules))
@@ -125,7 +180,7 @@ def refuse_reference(subject: str, obj: Any, modules: Iterable[str]) -> None:
             f"reference: write {subject} yourself in the solution cell.")
 
 
-def refuse_calls(subject: str, watch: Watch) -> None:
+def refuse_calls(subject: str, watch: Watch | Tripwire) -> None:
     """Fail when the student's code called into the reference while it ran."""
     if watch.switched_off:
         raise CheckFailed(

@@ -10,7 +10,8 @@ with its signature (`harness.tools.run_calls` returns results in model order for
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from harness import loop
@@ -19,11 +20,15 @@ from harness.grading.dictmodel import NeutralModel
 from harness.messages import parse_messages
 from harness.progress import NoProgressDetector, call_key
 from harness.tools import Tool, Toolbox
+from harness.trace import Exit, RunResult
 
 __all__ = ["NoProgress", "append_round", "call_key", "cumulative_input",
-           "first_turn_over_budget", "run_cost", "run_loop", "to_anthropic"]
+           "first_turn_over_budget", "run_agent", "run_cost", "run_loop", "summarize_exits",
+           "to_anthropic"]
 
 NoProgress = NoProgressDetector
+run_agent = loop.run
+"""The capstone's loop is the library's: `run(model, tools, messages, *, max_turns, ...)`."""
 
 Model = Callable[..., dict[str, Any]]
 
@@ -71,3 +76,17 @@ def run_loop(model: Model, tools: Mapping[str, Callable[..., str]],
     result = loop.run(NeutralModel(model), toolbox, parse_messages(list(messages)),
                       max_turns=max_turns, detector=None)  # the caller's list is left as it was
     return result.status.value, result.answer
+
+
+def summarize_exits(results: Iterable[RunResult]) -> dict[str, dict[str, Any]]:
+    """Each exit that occurs: its share of the runs, and the three tools called most in the runs
+    that ended that way (most calls first, ties by name). `harness.trace.summarize` gives the
+    same shares; its ties keep the order the tools were first called in."""
+    results = list(results)
+    runs = Counter(Exit(result.status).value for result in results)
+    tools: dict[str, Counter[str]] = {status: Counter() for status in runs}
+    for result in results:
+        tools[Exit(result.status).value].update(result.tool_names)
+    return {status: {"share": count / len(results),
+                     "top_tools": sorted(tools[status].items(), key=lambda p: (-p[1], p[0]))[:3]}
+            for status, count in runs.items()}

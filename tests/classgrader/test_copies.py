@@ -70,8 +70,10 @@ def _with_cell(exercise: str, grade_id: str, source: str) -> dict[str, bytes]:
 
 
 def _valid(exercise: str) -> dict[tuple[str, str], dict[str, bytes]]:
+    """Each valid solution written for `exercise` (the others would hand in the reference's)."""
     return {(name, exercise): _handed_in(exercise, submissions.submission(
-        exercise, submissions.load(name), student_id=name)) for name in VALID}
+        exercise, submissions.load(name), student_id=name)) for name in VALID
+        if exercise in submissions.exercises_of(submissions.load(name))}
 
 
 def test_renaming_reformatting_and_comments_leave_the_same_tree():
@@ -96,8 +98,22 @@ def test_a_disguised_copy_of_the_reference_is_flagged():
 def test_the_library_loop_behind_the_reference_run_loop_is_compared_too():
     # Exercise 2's reference is harness.loop.run itself: a copy of it must be caught as such.
     compared = copies.reference_functions()
-    assert {"harness.grading.reference.run_loop", "harness.loop.run", "harness.loop._close"} \
-        <= set(compared)
+    assert {"harness.grading.reference.run_loop", "harness.loop.run", "harness.loop._close",
+            "harness.grading.reference.summarize_exits"} <= set(compared)
+
+
+def test_a_disguised_copy_of_the_library_loop_in_the_capstone_is_flagged():
+    # The capstone's reference run_agent IS harness.loop.run: its copy is caught under that name.
+    from harness import loop
+
+    exercise = "05_capstone"
+    source = _disguised(inspect.getsource(loop.run), keep="run_agent")
+    handed_in = {("copycat", exercise): _with_cell(exercise, "run_agent_solution", source),
+                 **_valid(exercise)}
+    found = copies.find(handed_in, _definitions(exercise))
+    flagged = {(c.student, c.other): c.similarity for c in found}
+    assert flagged.get(("copycat", "reference:harness.loop.run"), 0) >= 0.95, found
+    assert {student for student, _ in flagged} == {"copycat"}, found
 
 
 def test_a_disguised_copy_of_a_classmate_is_flagged_as_a_pair():

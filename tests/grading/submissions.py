@@ -1,8 +1,11 @@
 """Build student submissions from the corpus, and grade them without a kernel.
 
 A corpus module under `corpus/` stands for one student's code: it defines some of the exercise
-functions (buggy, alternative or cheating ones) and says which exercise it is for, which graded
-cells it must fail (`FAILS`) and a phrase each failure message must contain (`EXPECT`).
+functions (buggy, alternative or cheating ones), or gives a `PATCH` of (old, new) texts for the
+reference solution (a bug is the solution with one change), and says which exercise it is for,
+which graded cells it must fail (`FAILS`) and a phrase each failure message must contain
+(`EXPECT`); a capstone submission is graded here only, unless `IN_CLASS = True` hands it in to
+the real class run too (each one costs a kernel that replays a hundred runs).
 `submission` writes it into the released notebook the way a student would, keeping the reference
 solution in every other solution cell. `simulate` runs that notebook's cells in one namespace, the
 graded cells with their hidden tests, as nbgrader would, and reports each graded cell.
@@ -23,8 +26,8 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).resolve().parent / "corpus"
-EXERCISES = ["01_message_ordering", "02_early_exit", "03_no_progress", "04_cost"]
-METADATA = {"EXERCISE", "EXERCISES", "FAILS", "EXPECT", "TYPED_ID"}
+EXERCISES = ["01_message_ordering", "02_early_exit", "03_no_progress", "04_cost", "05_capstone"]
+METADATA = {"EXERCISE", "EXERCISES", "FAILS", "EXPECT", "TYPED_ID", "IN_CLASS", "PATCH"}
 ANSWERS_FUNCTION = "fill_answers"
 
 
@@ -114,7 +117,9 @@ def submission(exercise: str, module: SimpleNamespace | None, *, student_id: str
         if meta.get("solution"):
             source = reference[meta["grade_id"]]
             names = _defined(source) or {ANSWERS_FUNCTION}
-            if names & defined:
+            if getattr(module, "PATCH", None):
+                source = patched(source, module)
+            elif names & defined:
                 source = cell_code(module, names)
                 if names == {ANSWERS_FUNCTION}:
                     source += f"\n\n{ANSWERS_FUNCTION}(answers, mine)"
@@ -122,7 +127,19 @@ def submission(exercise: str, module: SimpleNamespace | None, *, student_id: str
         elif not meta and cell.cell_type == "code" and "STUDENT_ID =" in cell.source:
             typed = getattr(module, "TYPED_ID", student_id)
             cell.source = f'STUDENT_ID = "{typed}"'
+    for old, _ in getattr(module, "PATCH", None) or ():  # a stale patch would grade the reference
+        assert any(old in source for source in reference.values()), f"PATCH: not found: {old!r}"
     return built
+
+
+def patched(source: str, module: SimpleNamespace) -> str:
+    """The reference solution's cell with the module's `PATCH` applied: each (old, new) pair
+    replaces text found once in it (a pair for another cell leaves this one alone)."""
+    for old, new in module.PATCH:
+        found = source.count(old)
+        assert found <= 1, f"{old!r} occurs {found} times in the reference solution cell"
+        source = source.replace(old, new)
+    return source
 
 
 def starter(exercise: str) -> nbformat.NotebookNode:

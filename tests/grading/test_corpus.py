@@ -109,6 +109,56 @@ CONTRACT = [
 ]
 
 
+# Exercise 5, the capstone: each sentence of the notebook's contract, the cells that grade it and
+# the corpus loop that breaks it. A bug only the wire shows loses the cell of each format it
+# reaches; one already wrong on openai_chat (is_error dropped) loses its own cell only.
+RESPONSES, ANTHROPIC, GEMINI = ("run_agent_on_openai_responses", "run_agent_on_anthropic",
+                                "run_agent_on_gemini")
+CAPSTONE = [
+    ("done: the last reply's text is the answer", {"run_agent_done"},
+     "capstone_done_without_answer"),
+    ("truncated: a cut reply is no answer", {"run_agent_truncated"},
+     "capstone_truncated_as_answer"),
+    ("turn_cap: one closing call with tool_choice none", {"run_agent_turn_cap"},
+     "capstone_no_closing_call"),
+    ("token_cap: checked after a reply, before its calls run", {"run_agent_token_cap"},
+     "capstone_token_cap_after_tools"),
+    ("no_progress: a retry after an error is not a repeat", {"run_agent_no_progress"},
+     "capstone_retry_is_a_repeat"),
+    ("error: no retry", {"run_agent_error"}, "capstone_error_retried"),
+    ("interrupted: checked again between a reply and its calls", {"run_agent_interrupted"},
+     "capstone_cancel_only_before_calls"),
+    ("lesson 08: every call gets a result, an unknown tool too",
+     {"run_agent_errors_as_results"}, "capstone_unknown_tool_skipped"),
+    ("lesson 09: results in model order", {"run_agent_parallel_batches"},
+     "capstone_completion_order"),
+    ("lesson 09: a batch runs together", {"run_agent_parallel_batches"},
+     "capstone_batches_one_at_a_time"),
+    ("lesson 09: an exclusive call is a barrier", {"run_agent_parallel_batches"},
+     "capstone_batches_without_barrier"),
+    ("lesson 10: the message's extra goes back (Responses item ids)", {RESPONSES},
+     "capstone_message_extra_dropped"),
+    ("lesson 10: reasoning goes back (encrypted items, signed thinking)", {RESPONSES, ANTHROPIC},
+     "capstone_reasoning_dropped"),
+    ("lesson 10: a call's extra goes back (item ids, thought signatures)", {RESPONSES, GEMINI},
+     "capstone_call_extra_dropped"),
+    ("lesson 08: an error result keeps is_error", {"run_agent_errors_as_results"},
+     "capstone_error_flag_dropped"),
+    ("lesson 11: shares are fractions", {"summarize_exits_matches"}, "capstone_summary_counts"),
+    ("lesson 11: ties by name", {"summarize_exits_matches"}, "capstone_summary_ties_first_seen"),
+]
+
+
+def test_every_capstone_sentence_has_a_wrong_loop_that_loses_its_cells():
+    for sentence, cells, name in CAPSTONE:
+        assert submissions.load(name).FAILS == cells, (sentence, name)
+    covered = set().union(*(cells for _, cells, _ in CAPSTONE))
+    released = {c.metadata["nbgrader"]["grade_id"] for c in
+                submissions.notebook("solutions", "05_capstone").cells
+                if c.metadata.get("nbgrader", {}).get("grade")}
+    assert covered == released  # every graded cell, every exit and every format, has its bug
+
+
 def test_every_contract_sentence_has_a_wrong_solution_that_loses_its_cell():
     for sentence, cell, name in CONTRACT:
         module = submissions.load(name)

@@ -1,0 +1,75 @@
+"""The capstone's machinery without a notebook: per-student variants (different for two ids, the
+same behaviours, recorded deterministically by the emulator into valid, scrubbed cassettes), the
+id read from the autograde folder, and the tripwire that refuses the reference loop."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from test_cassettes import SECRET, _error_validator, _validator
+
+from harness import loop
+from harness.cassettes import PROVIDERS, load_interactions
+from harness.grading import capstone, scenario_variants
+from harness.grading.ownwork import ReferenceCalled, Tripwire
+from harness.record import record
+from harness.scripted import ScriptedModel, Step
+from harness.tools import Toolbox
+
+
+def _shape(scenario) -> list:
+    return [[(c.name, c.arguments) for c in step.calls] + [step.text] for step in scenario.steps]
+
+
+def test_two_students_get_different_cases_with_the_same_behaviours():
+    ada, bob = scenario_variants.variants_of("ada"), scenario_variants.variants_of("bob")
+    assert list(ada) == list(bob) and len(ada) == 8
+    for name in ada:
+        assert ada[name].expected_exit is bob[name].expected_exit, name
+        assert _shape(ada[name]) != _shape(bob[name]), f"{name}: the same case for two students"
+    assert scenario_variants.variants_of("ada") is ada  # built once per id
+
+
+def _recorded(folder, student: str) -> dict[str, str]:
+    for scenario in scenario_variants.variants_of(student).values():
+        for provider in PROVIDERS:
+            record(provider, scenario, directory=folder)
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_each_variant_is_recorded_deterministically_to_its_exit(tmp_path):
+    first = _recorded(tmp_path / "one", "ada")
+    assert first == _recorded(tmp_path / "two", "ada")  # byte for byte, the manifest included
+    manifest = json.loads((tmp_path / "one" / "manifest.json").read_text())
+    for scenario in scenario_variants.variants_of("ada").values():
+        for provider in PROVIDERS:
+            entry = manifest[provider][scenario.name]
+            assert entry["made_by"] == "emulator"
+            assert entry["exit"] == scenario.expected_exit.value, (provider, scenario.name)
+            path = tmp_path / "one" / provider / f"{scenario.name}.yaml"
+            assert not SECRET.search(path.read_text()), path
+            for exchange in load_interactions(provider, scenario, directory=tmp_path / "one"):
+                check = _error_validator if exchange["status"] >= 400 else _validator
+                check(provider)(exchange["response"])  # the official SDK's types accept it
+
+
+def test_the_graded_id_comes_from_the_autograde_folder(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert capstone._student("typed") == "typed"
+    folder = tmp_path / "autograded" / "ada" / "05_capstone"
+    folder.mkdir(parents=True)
+    monkeypatch.chdir(folder)
+    assert capstone._student("bob") == "ada"  # typing a neighbour's id does not help
+
+
+def test_the_tripwire_refuses_the_reference_however_it_is_reached():
+    saved = loop.run  # a reference taken before the check started
+    model = ScriptedModel([Step.say("Hi")] * 2)
+    with Tripwire(["harness.loop"]) as tripwire:
+        with pytest.raises(ReferenceCalled):
+            saved(model, Toolbox(), [])
+    assert tripwire.hits == ["harness.loop.run"]
+    assert saved(model, Toolbox(), []).answer == "Hi"  # put back on exit
