@@ -41,7 +41,8 @@ GRADED_AFTER = {
                               "harness.progress.NoProgressDetector._fills_window_with_cycle"]),
     "04_cost": ("06", ["harness.cost.cumulative_input", "harness.cost.first_turn_over_budget",
                        "harness.cost.run_cost"]),
-    "05_capstone": ("11", ["harness.loop.run", "harness.loop._close"]),
+    "05_capstone": ("11", ["harness.loop.run", "harness.loop._close",
+                           "harness.grading.reference.summarize_exits"]),
 }
 ALIKE = 0.8  # normalised-tree similarity from which a body counts as the graded one
 
