@@ -88,12 +88,22 @@ def _ids(value: Any) -> Any:
         return value
 
 
+def _flat(batches: Any) -> list[Any]:
+    try:
+        return [call_id for batch in batches for call_id in batch]
+    except TypeError:
+        return []
+
+
 def _compare_batches(yours, reference, cases: list[str], hint: str) -> Divergence | None:
     for case in cases:
         calls = REPLIES[case]
         seen = attempt(yours, list(calls), _MODE_OF)
         if seen.error is None:
             seen = _ids(seen.value)
+            if _flat(seen) != [call.id for call in calls]:
+                hint = ("every call appears once, in the order given: after the loop, add the "
+                        "batch that is still open")
         if found := same(case, _ids(reference(list(calls), _MODE_OF)), seen, hint=hint):
             return found
     return None
