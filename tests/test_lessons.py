@@ -135,7 +135,10 @@ def test_follows_the_house_style(path):
 def test_later_lessons_import_earlier_work_instead_of_copying_it():
     # Each lesson builds its own idea under its own name; the library versions come from harness.
     built = {"run_agent": "03_the_loop", "safe_execute": "08_errors", "batches_of":
-             "09_parallel_tools", "cumulative": "06_cost", "canonical": "07_no_progress"}
+             "09_parallel_tools", "timeline_of": "09_parallel_tools",
+             "to_chat_messages": "10_four_providers", "stop_reason_of": "10_four_providers",
+             "exit_shares": "11_traces", "stuck_on": "11_traces", "turn_cap_from": "11_traces",
+             "cumulative": "06_cost", "canonical": "07_no_progress"}
     for path in LESSONS:
         source = "\n".join(_code(_read(path)))
         for name, home in built.items():
