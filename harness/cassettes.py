@@ -191,6 +191,12 @@ def load_interactions(provider: str, scenario: str, *, directory: Path = CASSETT
                       ) -> list[dict[str, Any]]:
     """The recorded exchanges, as plain data: request and response JSON, status, URL."""
     path = existing(provider, scenario, directory)
+    return read_interactions(path, remedy=f"Re-record it with `python -m harness record "
+                             f"--provider {provider} --scenario {scenario} --emulator --force`.")
+
+
+def read_interactions(path: Path, *, remedy: str = "Record it again.") -> list[dict[str, Any]]:
+    """The exchanges of any kit cassette, by its path, as `load_interactions` gives them."""
     try:
         data = _Serializer.deserialize(path.read_text())
         return [{"method": i["request"]["method"], "url": i["request"]["uri"],
@@ -199,9 +205,7 @@ def load_interactions(provider: str, scenario: str, *, directory: Path = CASSETT
                  "response": json.loads(i["response"]["body"]["string"])}
                 for i in data["interactions"]]
     except (KeyError, TypeError, ValueError, yaml.YAMLError) as exc:
-        raise CassetteError(f"{path} is not a readable kit cassette ({exc}). Re-record it with "
-                            f"`python -m harness record --provider {provider} --scenario "
-                            f"{scenario} --emulator --force`.") from exc
+        raise CassetteError(f"{path} is not a readable kit cassette ({exc}). {remedy}") from exc
 
 
 def existing(provider: str, scenario: str, directory: Path = CASSETTES) -> Path:

@@ -2,8 +2,10 @@
 
 `replay(provider, scenario)` is a context manager that yields a ready provider adapter whose HTTP
 is answered from the scenario's cassette by vcrpy with `record_mode="none"`, under the network
-guard. When a request does not match, `ReplayMismatch` says which call, where in the body, what
-the recording expected and what was sent, in plain words. The wire formats stay in the adapters.
+guard; `replay_file(path, provider=...)` does the same for any kit cassette, a recording of your
+own run for instance. When a request does not match, `ReplayMismatch` says which call, where in
+the body, what the recording expected and what was sent, in plain words. The wire formats stay in
+the adapters.
 """
 
 from __future__ import annotations
@@ -29,11 +31,11 @@ from harness.cassettes import (
     provider_options,
     recorder,
 )
-from harness.errors import ReplayMismatch
+from harness.errors import CassetteError, ReplayMismatch
 from harness.trace import RunResult
 
 __all__ = ["PROVIDERS", "Replay", "cassette_path", "load_interactions", "replay",
-           "replay_scenario"]
+           "replay_file", "replay_scenario"]
 
 
 @dataclass
@@ -71,13 +73,29 @@ def replay(provider: str, scenario: str, *, directory: Path = CASSETTES,
     path = existing(provider, scenario, directory)
     chosen = scenarios.get(scenario)
     settings = provider_options(provider, chosen) | options
+    with _played(provider, scenario, path, settings) as (model, cassette):
+        yield Replay(provider, chosen, model, cassette)
+
+
+@contextlib.contextmanager
+def replay_file(path: Path, *, provider: str, **options: Any) -> Iterator[Any]:
+    """Replay any kit cassette by its path (a run of your own, say); yields the adapter.
+    `options` go to the adapter and must be those it was recorded with (model, base_url...)."""
+    if not path.exists():
+        raise CassetteError(f"no cassette at {path}: record a run there first.")
+    with _played(provider, path.stem, path, options) as (model, _):
+        yield model
+
+
+@contextlib.contextmanager
+def _played(provider: str, label: str, path: Path, settings: dict[str, Any]) -> Iterator[Any]:
     with guard.block_network(), recorder("none").use_cassette(str(path)) as cassette, \
-            httpx.Client(transport=_Explained(provider, scenario, cassette)) as client:
+            httpx.Client(transport=_Explained(provider, label, cassette)) as client:
         model = providers.get(provider, client=client, api_key="replay", **settings)
         try:
-            yield Replay(provider, chosen, model, cassette)
+            yield model, cassette
         except CannotOverwriteExistingCassetteException as exc:  # from another client inside
-            raise _mismatch(provider, scenario, cassette, exc) from None
+            raise _mismatch(provider, label, cassette, exc) from None
 
 
 class _Explained(httpx.HTTPTransport):

@@ -10,10 +10,16 @@ session-wide pass over the tests that were selected, since most of their time is
 from __future__ import annotations
 
 import asyncio
+import atexit
+import importlib
 import os
 import re
+import shutil
+import subprocess
+import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import nbformat
 import pytest
@@ -28,13 +34,16 @@ LESSONS = sorted(LESSONS_DIR.glob("*.ipynb"))
 # File names are contracts: exercise hints and the README point at them.
 EXPECTED = ["01_messages", "02_one_tool", "03_the_loop", "04_reading_the_input", "05_stopping",
             "06_cost", "07_no_progress", "08_errors", "09_parallel_tools", "10_four_providers",
-            "11_traces"]
+            "11_traces", "12_live"]
 KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 PROVIDER_LINE = 'PROVIDER = os.environ.get("AGENT_LOOP_KIT_PROVIDER", "anthropic")'
 GUARD_CHECK = "from harness import guard as _guard\nassert _guard.is_active(), 'network guard off'"
 CELL_TIMEOUT = 120  # seconds; a whole lesson takes a few
 BLANK, ANSWERED = "blank", "answered"
 CHECK_CELL = re.compile(r"^(\w+) = check\(\1\)$", flags=re.M)
+# Lesson 12 records into the learner's folder: in the suite, a scratch one (never lessons/my_runs).
+LEARNER_RUNS = tempfile.mkdtemp(prefix="agent-loop-kit-my_runs-")
+atexit.register(shutil.rmtree, LEARNER_RUNS, ignore_errors=True)
 
 
 def _read(path: Path) -> nbformat.NotebookNode:
@@ -48,6 +57,7 @@ def _code(notebook: nbformat.NotebookNode) -> list[str]:
 def kernel_env(provider: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key not in KEY_VARIABLES}
     env["AGENT_LOOP_KIT_PROVIDER"] = provider
+    env["AGENT_LOOP_KIT_RUNS"] = LEARNER_RUNS
     env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
     return env
 
@@ -133,12 +143,9 @@ def test_follows_the_house_style(path):
 
 
 def test_later_lessons_import_earlier_work_instead_of_copying_it():
-    # Each lesson builds its own idea under its own name; the library versions come from harness.
-    built = {"run_agent": "03_the_loop", "safe_execute": "08_errors", "batches_of":
-             "09_parallel_tools", "timeline_of": "09_parallel_tools",
-             "to_chat_messages": "10_four_providers", "stop_reason_of": "10_four_providers",
-             "exit_shares": "11_traces", "stuck_on": "11_traces", "turn_cap_from": "11_traces",
-             "cumulative": "06_cost", "canonical": "07_no_progress"}
+    # Each lesson's pieces are built there under their own names, and so is worked code.
+    built = {name: piece.lesson for name, piece in pieces().items()} | {
+        "batches_of": "09_parallel_tools", "sends": "06_cost"}
     for path in LESSONS:
         source = "\n".join(_code(_read(path)))
         for name, home in built.items():
@@ -158,8 +165,9 @@ def test_the_readme_links_every_lesson():
 # ---- execution --------------------------------------------------------------------------------
 
 # As committed on every provider; with the answers filled in on one (the pieces are neutral).
-RUNS = [(path, provider, BLANK) for path in LESSONS for provider in PROVIDERS] + [
-    (path, "anthropic", ANSWERED) for path in LESSONS]
+# Lesson 12 (live, no pieces) has its own runs below: no key, and a fake key on loopback.
+RUNS = [(path, provider, BLANK) for path in LESSONS[:-1] for provider in PROVIDERS] + [
+    (path, "anthropic", ANSWERED) for path in LESSONS[:-1]]
 
 
 @pytest.fixture(scope="session")
@@ -206,3 +214,55 @@ def test_each_lesson_sends_the_student_to_the_exercise_the_readme_pairs_it_with(
         wanted = paired[path.stem[:2]]
         links = set(re.findall(r"\.\./exercises/(\d\d_\w+)/", _read(path).cells[-1].source))
         assert links == wanted, f"{path.name} links {sorted(links)}, README pairs {sorted(wanted)}"
+
+
+# ---- lesson 12 with and without a key -------------------------------------------------------
+
+LIVE_KEY = "sk-lesson-12-fake-key-0123456789"  # accepted by the emulator below, by nobody else
+
+
+def _repository_state() -> str:
+    """What git sees (tracked changes, untracked files) plus the learner folder's default files."""
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout
+    return status + "\n".join(sorted(map(str, (LESSONS_DIR / "my_runs").rglob("*"))))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("provider, key", [("anthropic", False)] + [
+    (provider, True) for provider in PROVIDERS], ids=lambda v: v if isinstance(v, str) else (
+        "fake_key" if v else "no_key"))
+def test_lesson_12_runs_live_on_the_emulator_and_records_only_into_the_learners_folder(
+        provider, key, tmp_path):
+    """No key: the lesson serves the emulator itself. A fake key: the emulator on loopback is
+    the provider's host (base-URL override), and the lesson takes the live path to it."""
+    from harness import live, providers
+    from harness.emulator import Emulator, serve
+
+    before, emulator = _repository_state(), Emulator(live.stand_in(), api_key=LIVE_KEY)
+    notebook = _read(LESSONS_DIR / "12_live.ipynb")
+    notebook.cells.append(nbformat.v4.new_code_cell(GUARD_CHECK))
+    env = kernel_env(provider) | {"AGENT_LOOP_KIT_RUNS": str(tmp_path)}
+    with serve(emulator) as url:
+        if key:
+            real = importlib.import_module(providers.PROVIDERS[provider].__module__).BASE_URL
+            env |= {providers.PROVIDERS[provider].key_variables[0]: LIVE_KEY,
+                    live.BASE_URL_VARIABLE: url + urlsplit(real).path}
+        client = NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3",
+                                allow_errors=True,
+                                resources={"metadata": {"path": str(LESSONS_DIR)}})
+        asyncio.run(client.async_execute(env=env))
+    found = problems(notebook)
+    assert not found, f"12_live with {provider}:\n" + "\n".join(found)
+    said = "".join(o.get("text", "") for cell in notebook.cells for o in cell.get("outputs", []))
+    assert ("Live: " + provider if key else "No API key") in said
+    if key:  # four runs of two model calls or more reached the "real" host
+        assert len(emulator.exchanges) >= 8
+        assert {exchange.status for exchange in emulator.exchanges} == {200}  # the key passed
+    else:  # the lesson served its own emulator
+        assert not emulator.exchanges
+    recorded = sorted(path.relative_to(tmp_path) for path in tmp_path.rglob("*") if path.is_file())
+    assert [(path.parent.name, path.stem.split("-", 2)[-1]) for path in recorded] == [
+        (provider, "again-1"), (provider, "again-2"), (provider, "reference"), (provider, "yours")]
+    assert not any(LIVE_KEY in (tmp_path / path).read_text() for path in recorded)
+    assert _repository_state() == before, "lesson 12 wrote outside the learner's folder"

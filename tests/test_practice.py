@@ -67,6 +67,14 @@ def _notebook(lesson: str) -> nbformat.NotebookNode:
     return nbformat.read(LESSONS / f"{lesson}.ipynb", as_version=4)
 
 
+@pytest.mark.parametrize("name", sorted(PIECES))
+def test_check_finds_the_piece_by_reading_its_module_only(name):
+    # `check` imports just the module whose source holds `Piece("name"`: keep that spelling.
+    homes = [path.stem for path in (ROOT / "harness" / "practice").glob("lesson*.py")
+             if f'Piece("{name}"' in path.read_text()]
+    assert homes == [f"lesson{PIECES[name].lesson[:2]}"], homes
+
+
 def test_there_are_enough_pieces_and_every_lesson_has_some():
     lessons = {piece.lesson for piece in PIECES.values()}
     assert len(PIECES) >= 25, f"only {len(PIECES)} pieces in the course"

@@ -83,6 +83,18 @@ def pieces() -> dict[str, Piece]:
     return PIECES
 
 
+def _find(name: str) -> Piece | None:
+    """The piece called `name`, importing only the lesson module that defines it (a lesson's
+    first check should not pay for importing every other lesson's scenarios)."""
+    if name not in PIECES:
+        package = Path(__file__).parent
+        for path in sorted(package.glob("lesson*.py")):
+            if f'Piece("{name}"' in path.read_text():
+                importlib.import_module(f"harness.practice.{path.stem}")
+                break
+    return PIECES.get(name) or pieces().get(name)
+
+
 def check(function: Callable[..., Any]) -> Callable[..., Any]:
     """Check your piece now; return the version the rest of the lesson uses.
 
@@ -90,7 +102,7 @@ def check(function: Callable[..., Any]) -> Callable[..., Any]:
     only when every behaviour holds; otherwise the reference, with one line saying so.
     """
     name = getattr(function, "__name__", None)
-    piece = pieces().get(name or "")
+    piece = _find(name or "")
     if piece is None:
         raise LookupError(f"no lesson piece is called {name!r}: keep the name the your-turn cell "
                           f"gives (known: {', '.join(sorted(PIECES))})")
