@@ -49,9 +49,10 @@ ORDER_EMPTY_TEXT = ("An assistant turn without text gets no text block: the API 
 ORDER_INPUT_STRING = ("A tool_use input must be an object (a dict), not a JSON string: the API "
                       "answers 'Input should be a valid dictionary'. "
                       + lesson("10_four_providers"))
-ORDER_SPLIT = ("The results of one round are split over several user messages. Anthropic wants "
-               "all of them as tool_result blocks in ONE user message that follows the turn. "
-               + lesson("10_four_providers"))
+ORDER_SPLIT = ("The results of one round are split over several user messages. The API merges "
+               "them, but Anthropic documents that split results teach the model to stop making "
+               "parallel calls: put all of them as tool_result blocks in ONE user message that "
+               "follows the turn. " + lesson("10_four_providers"))
 ORDER_TOOL_ROLE = ("Anthropic has no tool role: results go back as tool_result blocks "
                    "{'type': 'tool_result', 'tool_use_id', 'content'} inside a user message. "
                    + lesson("10_four_providers"))

@@ -1,0 +1,9 @@
+from collections import Counter
+
+
+def exit_shares(results):
+    calls = Counter()
+    for result in results:
+        calls[result.status.value] += result.turns
+    total = sum(calls.values()) or 1
+    return {status: count / total for status, count in calls.items()}

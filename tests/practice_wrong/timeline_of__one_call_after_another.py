@@ -1,0 +1,7 @@
+def timeline_of(batches, seconds):
+    timeline, now = {}, 0.0
+    for batch in batches:
+        for call in batch:
+            timeline[call.id] = (now, now + seconds[call.id])
+            now += seconds[call.id]
+    return timeline
