@@ -11,7 +11,7 @@ import harness.loop
 ROOT = Path(__file__).resolve().parent.parent
 MODULES = sorted(p for package in ("harness", "grader") for p in (ROOT / package).rglob("*.py")
                  if p.name != "__main__.py")
-HARNESS_BUDGET = 5_300  # lines; the checks grew when every contract sentence got its case
+HARNESS_BUDGET = 9_000  # lines: the library ~2,700, the checks ~3,800, the lessons' pieces ~2,300
 """Lines of harness/ students are asked to read (providers/ and emulator/ apart); README says it."""
 
 
