@@ -22,6 +22,10 @@ FIELDS = {"lesson": ("file", "title", "builds", "module", "exercises", "minutes"
           "exercise": ("file", "title", "minutes")}
 
 
+def _link(name: str, file: str, linked: set[str] | None) -> str:
+    return f"[{name}]({file})" if linked is None or file in linked else name
+
+
 @dataclass(frozen=True)
 class Exercise:
     number: int
@@ -29,8 +33,8 @@ class Exercise:
     title: str
     minutes: int
 
-    def link(self) -> str:
-        return f"[{self.number} {self.title.lower()}]({self.file})"
+    def link(self, linked: set[str] | None = None) -> str:
+        return _link(f"{self.number} {self.title.lower()}", self.file, linked)
 
 
 @dataclass(frozen=True)
@@ -74,29 +78,39 @@ def load(path: Path = COURSE) -> Course:
     return Course(tuple(lessons), tuple(exercises.values()))
 
 
-def table(course: Course) -> str:
-    """The course map as a Markdown table, with the total time under it."""
+def table(course: Course, *, linked: set[str] | None = None) -> str:
+    """The course map as a Markdown table, with the total time under it; when `linked` is given,
+    only the files in it are links (a site links only the pages it has)."""
     rows = ["| lesson | what it builds | harness module | exercise | time | needs |",
             "| --- | --- | --- | --- | --- | --- |"]
     for lesson in course.lessons:
-        exercises = ", ".join(exercise.link() for exercise in lesson.exercises)
-        rows.append(f"| [{lesson.number} {lesson.title}]({lesson.file}) | {lesson.builds} | "
+        exercises = ", ".join(exercise.link(linked) for exercise in lesson.exercises)
+        name = _link(f"{lesson.number} {lesson.title}", lesson.file, linked)
+        rows.append(f"| {name} | {lesson.builds} | "
                     f"`{lesson.module}` | {exercises} | {lesson.minutes} min | {lesson.needs} |")
     reading = sum(lesson.minutes for lesson in course.lessons)
     graded = sum(exercise.minutes for exercise in course.exercises)
     rows.append("")
     rows.append(f"About {reading / 60:.1f} hours of lessons and {graded / 60:.1f} hours of "
-                f"exercises ({', '.join(e.link() for e in course.exercises)}).")
+                f"exercises ({', '.join(e.link(linked) for e in course.exercises)}).")
     return "\n".join(rows)
 
 
+def existing(course: Course, root: Path = ROOT) -> set[str]:
+    """The notebooks of the map that are in the tree: only they are links."""
+    return {entry.file for entry in (*course.lessons, *course.exercises)
+            if (root / entry.file).exists()}
+
+
 def with_table(readme: str, course: Course) -> str:
-    """`readme` with the text between the markers replaced by the course map."""
+    """`readme` with the text between the markers replaced by the course map (a notebook not
+    yet in the tree is named without a link; rerun this once it is)."""
     pattern = re.compile(rf"{re.escape(BEGIN)}\n.*?{re.escape(END)}", re.S)
     if not pattern.search(readme):
         raise ValueError(f"README.md has no course map markers: put the lines\n{BEGIN}\n{END}\n"
                          f"where the table goes")
-    return pattern.sub(lambda _: f"{BEGIN}\n{table(course)}\n{END}", readme)
+    linked = existing(course)
+    return pattern.sub(lambda _: f"{BEGIN}\n{table(course, linked=linked)}\n{END}", readme)
 
 
 def main() -> None:

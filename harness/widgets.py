@@ -5,11 +5,15 @@ message behind a coloured role chip, the reply, and the call's input, output and
 `CostExplorer` plots a run's cumulative input against its length for a prefix, a growth per turn
 and a budget, and marks the turn where the budget fires and an optional turn cap. What they show
 comes from plain functions (`call_view`, `cost_view`) that tests can call without a browser; the
-widgets only lay it out. They run no model, read no cassette and change nothing they are given.
+widgets only lay it out. Each also offers a static `text/html` rendering of the same view (every
+call in turn; the curve at the sliders' values), which a page with no kernel shows instead: the
+rendered course, a notebook viewer. They run no model, read no cassette and change nothing they
+are given.
 """
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 import json
@@ -130,7 +134,18 @@ def render(view: CallView) -> str:
             f'<div style="margin-top:6px;font:12px monospace">tokens: {tokens}</div>')
 
 
-class TranscriptStepper(widgets.VBox):
+class _Static:
+    """A widget that also offers `text/html`: what a page without a kernel shows instead."""
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        # JupyterLab ranks the widget view above text/html; static renderers drop the view.
+        return super()._repr_mimebundle_(**kwargs) | {"text/html": self.static_html()}
+
+    def static_html(self) -> str:
+        raise NotImplementedError
+
+
+class TranscriptStepper(_Static, widgets.VBox):
     """Step through a run call by call. Example: `TranscriptStepper(scenario.run())`."""
 
     def __init__(self, result_or_calls: RunResult | list[CallRecord]):
@@ -157,6 +172,14 @@ class TranscriptStepper(widgets.VBox):
         self.page.value = render(self.views[self.slider.value - 1])
         self.previous.disabled = self.slider.value == 1
         self.next.disabled = self.slider.value == len(self.views)
+
+    def static_html(self) -> str:
+        """Every call one under the other, each folded but the first: the stepper, unrolled."""
+        last = len(self.views)
+        calls = "".join(f'<details{" open" if number == 1 else ""} style="margin:4px 0">'
+                        f"<summary>call {number} of {last}</summary>{render(view)}</details>"
+                        for number, view in enumerate(self.views, start=1))
+        return f'<div class="alk-transcript-static">{calls}</div>'
 
 
 def cost_view(prefix: int, per_turn: int, budget: int, turns: int,
@@ -212,7 +235,7 @@ def cost_figure(view: dict[str, Any], budget: int) -> bytes:
     return buffer.getvalue()
 
 
-class CostExplorer(widgets.VBox):
+class CostExplorer(_Static, widgets.VBox):
     """Sliders for prefix, growth per turn, budget and turn cap, and the curve they make."""
 
     def __init__(self, prefix: int = 3_000, per_turn: int = 1_500, budget: int = 400_000,
@@ -249,3 +272,12 @@ class CostExplorer(widgets.VBox):
                      f"{view['at_turn_cap']:,}. First to fire: <b>{view['first_exit']}</b>.")
         self.summary.value = text
         self.plot.value = cost_figure(view, self.budget.value)
+
+    def static_html(self) -> str:
+        """The sliders' values, the summary and the curve, as a page without a kernel shows it."""
+        controls = (self.prefix, self.per_turn, self.budget, self.turn_cap, self.turns)
+        values = ", ".join(f"{c.description} {c.value:,}" for c in controls)
+        image = base64.b64encode(self.plot.value).decode() if self.plot.value else ""
+        plot = f'<img alt="cumulative input per turn" src="data:image/png;base64,{image}">'
+        return (f'<div class="alk-cost-static"><p><i>{html.escape(values)}</i></p>'
+                f"<p>{self.summary.value}</p>{plot if image else ''}</div>")

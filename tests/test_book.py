@@ -169,3 +169,13 @@ def test_texts_use_the_glossary_words(path, request):
     found = [problem for where, text in TEXTS[path]
              for problem in vocabulary.misuses(where, text, words)]
     assert not found, "\n".join(found)
+
+
+def test_the_teacher_notes_have_a_section_for_every_lesson_on_the_map():
+    notes = (ROOT / "book" / "teacher_notes.md").read_text(encoding="utf-8")
+    sections = re.findall(r"^## (\d\d) (.+)$", notes, re.M)
+    assert [(number, title) for number, title in sections] == \
+        [(lesson.number, lesson.title) for lesson in COURSE.lessons]
+    for lesson in COURSE.lessons:
+        body = notes.split(f"## {lesson.number} ", 1)[1].split("\n## ", 1)[0]
+        assert "Ask:" in body and body.count("\n- ") >= 2, f"lesson {lesson.number}'s notes"

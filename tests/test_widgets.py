@@ -150,3 +150,20 @@ def test_the_explorer_builds_and_follows_its_sliders():
     assert "turn cap" not in explorer.summary.value
     explorer.prefix.value, explorer.per_turn.value = 0, 0
     assert "no budget is ever reached" in explorer.summary.value
+
+
+def test_without_a_kernel_the_stepper_shows_every_call_unrolled(umbrella):
+    bundle = TranscriptStepper(umbrella)._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle  # JupyterLab still steps
+    page = bundle["text/html"]
+    assert page.count("<details") == 2 and page.count("<details open") == 1
+    assert page.index("call 1, tool_choice=auto") < page.index("call 2, tool_choice=auto")
+    assert "<script" not in page and "alk-transcript-static" in page
+
+
+def test_without_a_kernel_the_explorer_shows_its_values_summary_and_curve():
+    explorer = CostExplorer()
+    explorer.prefix.value = 5_000
+    page = explorer._repr_mimebundle_()["text/html"]
+    assert "prefix 5,000" in page and explorer.summary.value in page
+    assert 'src="data:image/png;base64,iVBOR' in page and "<script" not in page
