@@ -7,20 +7,17 @@ and a budget, and marks the turn where the budget fires and an optional turn cap
 comes from plain functions (`call_view`, `cost_view`) that tests can call without a browser; the
 widgets only lay it out. Each also offers a static `text/html` rendering of the same view (every
 call in turn; the curve at the sliders' values), which a page with no kernel shows instead: the
-rendered course, a notebook viewer. They run no model, read no cassette and change nothing they
-are given.
+rendered course, a notebook viewer. Loading the module is cheap: ipywidgets is imported when a
+widget is built, and the explorer's chart is SVG drawn here (matplotlib would cost a lesson about
+a second to import). They run no model, read no cassette and change nothing they are given.
 """
 
 from __future__ import annotations
 
-import base64
 import html
-import io
 import json
 from dataclasses import dataclass
 from typing import Any
-
-import ipywidgets as widgets
 
 from harness.cost import cumulative_input, first_turn_over_budget
 from harness.messages import AssistantMessage, Message, ToolMessage
@@ -134,21 +131,28 @@ def render(view: CallView) -> str:
             f'<div style="margin-top:6px;font:12px monospace">tokens: {tokens}</div>')
 
 
-class _Static:
-    """A widget that also offers `text/html`: what a page without a kernel shows instead."""
+class _Shown:
+    """Displays as its `box` of ipywidgets, plus a `text/html` view for pages with no kernel.
+
+    The widgets are built in `__init__`, importing ipywidgets there: a lesson that only needs
+    `describe` does not pay for loading them."""
+
+    box: Any
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         # JupyterLab ranks the widget view above text/html; static renderers drop the view.
-        return super()._repr_mimebundle_(**kwargs) | {"text/html": self.static_html()}
+        return self.box._repr_mimebundle_(**kwargs) | {"text/html": self.static_html()}
 
     def static_html(self) -> str:
         raise NotImplementedError
 
 
-class TranscriptStepper(_Static, widgets.VBox):
+class TranscriptStepper(_Shown):
     """Step through a run call by call. Example: `TranscriptStepper(scenario.run())`."""
 
     def __init__(self, result_or_calls: RunResult | list[CallRecord]):
+        import ipywidgets as widgets
+
         self.views = call_views(result_or_calls)
         if not self.views:
             raise ValueError("this run made no model call: there is nothing to step through")
@@ -161,8 +165,9 @@ class TranscriptStepper(_Static, widgets.VBox):
         self.previous.on_click(lambda _: self._move(-1))
         self.next.on_click(lambda _: self._move(+1))
         self.slider.observe(lambda _: self._show(), names="value")
-        super().__init__([widgets.HBox([self.previous, self.slider, self.next]), self.page])
-        self.add_class("alk-transcript")
+        self.box = widgets.VBox([widgets.HBox([self.previous, self.slider, self.next]),
+                                 self.page])
+        self.box.add_class("alk-transcript")
         self._show()
 
     def _move(self, step: int) -> None:
@@ -206,40 +211,84 @@ def cost_view(prefix: int, per_turn: int, budget: int, turns: int,
     return view
 
 
-def cost_figure(view: dict[str, Any], budget: int) -> bytes:
-    """A PNG of the curves in `view` (rendered without pyplot, so it needs no backend)."""
-    # Imported here: matplotlib costs about a second, and only the explorer draws.
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+# The explorer's chart: plain SVG drawn here. matplotlib would draw the same lines, but importing
+# it costs a lesson about a second (more than the rest of its cells), and the chart needs no more.
+CHART = {"width": 640, "height": 330, "left": 78, "right": 14, "top": 12, "bottom": 44}
+FONT = 'font-family="Helvetica, Arial, sans-serif" font-size="11"'
 
-    figure = Figure(figsize=(7, 3.6), dpi=90)
-    FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
-    axes.plot(view["turns"], view["cumulative"], label="cumulative input", color="#2563eb")
-    axes.plot(view["turns"], view["prefix_only"], label="if each call sent only the prefix",
-              color="#9ca3af", linestyle="--")
-    axes.axhline(budget, color="#c2410c", linestyle=":", label=f"budget {budget:,}")
-    if view["budget_turn"] <= view["turns"][-1]:
-        axes.axvline(view["budget_turn"], color="#c2410c",
-                     label=f"token cap fires: turn {view['budget_turn']}")
+
+def _ticks(top: float, count: int = 6) -> list[int]:
+    """Round tick values from 0 to at least `top`: steps of 1, 2 or 5 times a power of ten."""
+    rough = max(top / count, 1)
+    power = 10 ** (len(str(int(rough))) - 1)
+    step = next(f * power for f in (1, 2, 5, 10) if f * power >= rough)
+    return list(range(0, int(top) + step, step))
+
+
+def cost_figure(view: dict[str, Any], budget: int) -> str:
+    """An SVG chart of the curves in `view`: cumulative input per turn, what sending only the
+    prefix would cost, the budget, the turn where it fires and the turn cap."""
+    c, turns = CHART, view["turns"]
+    x_ticks = _ticks(turns[-1], 8)
+    y_ticks = _ticks(max(view["cumulative"][-1], budget) * 1.05)
+    plot_w, plot_h = c["width"] - c["left"] - c["right"], c["height"] - c["top"] - c["bottom"]
+
+    def x(turn: float) -> float:
+        return c["left"] + plot_w * (turn - 1) / max(x_ticks[-1] - 1, 1)
+
+    def y(tokens: float) -> float:
+        return c["top"] + plot_h * (1 - tokens / y_ticks[-1])
+
+    def line(points, colour, dash="", label=""):
+        path = " ".join(f"{x(t):.1f},{y(v):.1f}" for t, v in points)
+        return (f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2" '
+                f'stroke-dasharray="{dash or "none"}"><title>{label}</title></polyline>')
+
+    parts = ['<rect width="100%" height="100%" fill="white"/>']
+    for tick in y_ticks:
+        parts.append(f'<line x1="{c["left"]}" x2="{c["width"] - c["right"]}" y1="{y(tick):.1f}" '
+                     f'y2="{y(tick):.1f}" stroke="#e5e7eb"/><text x="{c["left"] - 6}" '
+                     f'y="{y(tick) + 4:.1f}" text-anchor="end" {FONT}>{tick:,}</text>')
+    for tick in [t for t in x_ticks if t >= 1] or [1]:
+        parts.append(f'<text x="{x(tick):.1f}" y="{c["height"] - c["bottom"] + 16}" '
+                     f'text-anchor="middle" {FONT}>{tick}</text>')
+    legend = [("#2563eb", "", "cumulative input"),
+              ("#9ca3af", "6 4", "if each call sent only the prefix"),
+              ("#c2410c", "2 3", f"budget {budget:,}")]
+    parts += [line(zip(turns, view["cumulative"], strict=True), *legend[0][:2], legend[0][2]),
+              line(zip(turns, view["prefix_only"], strict=True), *legend[1][:2], legend[1][2]),
+              line([(1, budget), (x_ticks[-1], budget)], *legend[2][:2], legend[2][2])]
+    marks = [(view["budget_turn"], "#c2410c", "", f"token cap fires: turn {view['budget_turn']}")]
     if view["turn_cap"]:
-        axes.axvline(view["turn_cap"], color="#15803d", linestyle="-.",
-                     label=f"turn cap: {view['turn_cap']}")
-    axes.set_xlabel("turn (model call)")
-    axes.set_ylabel("input tokens sent so far")
-    axes.yaxis.set_major_formatter(lambda value, _: f"{value:,.0f}")
-    axes.legend(loc="upper left", fontsize=8)
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+        marks.append((view["turn_cap"], "#15803d", "8 3 2 3", f"turn cap: {view['turn_cap']}"))
+    for turn, colour, dash, label in marks:
+        if turn <= turns[-1]:
+            parts.append(line([(turn, 0), (turn, y_ticks[-1])], colour, dash, label))
+            legend.append((colour, dash, label))
+    parts.append(f'<rect x="{c["left"] + 4}" y="{c["top"] + 3}" width="240" '
+                 f'height="{15 * len(legend) + 4}" fill="white" fill-opacity="0.85"/>')
+    for number, (colour, dash, label) in enumerate(legend):
+        top = c["top"] + 12 + 15 * number
+        parts.append(f'<line x1="{c["left"] + 10}" x2="{c["left"] + 34}" y1="{top}" y2="{top}" '
+                     f'stroke="{colour}" stroke-width="2" stroke-dasharray="{dash or "none"}"/>'
+                     f'<text x="{c["left"] + 40}" y="{top + 4}" {FONT}>{html.escape(label)}</text>')
+    parts.append(f'<rect x="{c["left"]}" y="{c["top"]}" width="{plot_w}" height="{plot_h}" '
+                 f'fill="none" stroke="#6b7280"/>'
+                 f'<text x="{c["left"] + plot_w / 2}" y="{c["height"] - 8}" text-anchor="middle" '
+                 f'{FONT}>turn (model call)</text><text transform="translate(14,'
+                 f'{c["top"] + plot_h / 2}) rotate(-90)" text-anchor="middle" {FONT}>'
+                 f"input tokens sent so far</text>")
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{c["width"]}" height="{c["height"]}" '
+            f'viewBox="0 0 {c["width"]} {c["height"]}" role="img">{"".join(parts)}</svg>')
 
 
-class CostExplorer(_Static, widgets.VBox):
+class CostExplorer(_Shown):
     """Sliders for prefix, growth per turn, budget and turn cap, and the curve they make."""
 
     def __init__(self, prefix: int = 3_000, per_turn: int = 1_500, budget: int = 400_000,
                  turn_cap: int = 25, turns: int = 40):
+        import ipywidgets as widgets
+
         slider = {"continuous_update": False, "style": {"description_width": "120px"},
                   "layout": widgets.Layout(width="460px")}
         self.prefix = widgets.IntSlider(prefix, 0, 20_000, 250, description="prefix", **slider)
@@ -251,12 +300,12 @@ class CostExplorer(_Static, widgets.VBox):
                                           **slider)
         self.turns = widgets.IntSlider(turns, 5, 80, 5, description="turns shown", **slider)
         self.summary = widgets.HTML()
-        self.plot = widgets.Image(format="png")
+        self.plot = widgets.HTML()
         controls = [self.prefix, self.per_turn, self.budget, self.turn_cap, self.turns]
         for control in controls:
             control.observe(lambda _: self.update(), names="value")
-        super().__init__([*controls, self.summary, self.plot])
-        self.add_class("alk-cost")
+        self.box = widgets.VBox([*controls, self.summary, self.plot])
+        self.box.add_class("alk-cost")
         self.update()
 
     def update(self) -> None:
@@ -277,7 +326,5 @@ class CostExplorer(_Static, widgets.VBox):
         """The sliders' values, the summary and the curve, as a page without a kernel shows it."""
         controls = (self.prefix, self.per_turn, self.budget, self.turn_cap, self.turns)
         values = ", ".join(f"{c.description} {c.value:,}" for c in controls)
-        image = base64.b64encode(self.plot.value).decode() if self.plot.value else ""
-        plot = f'<img alt="cumulative input per turn" src="data:image/png;base64,{image}">'
         return (f'<div class="alk-cost-static"><p><i>{html.escape(values)}</i></p>'
-                f"<p>{self.summary.value}</p>{plot if image else ''}</div>")
+                f"<p>{self.summary.value}</p>{self.plot.value}</div>")
