@@ -5,7 +5,8 @@ header removed but `content-type`, `anthropic-version` and a rate limit's wait a
 Requests are matched on their JSON meaning: key order, whitespace, camelCase or snake_case keys
 and re-encoded signatures do not matter, and `first_difference` says in plain words where two
 bodies part. Replaying is in `harness.replay`, recording in `harness.record`; neither this module
-nor they know a wire format.
+nor they know a wire format. vcrpy is imported only to record (it imports every HTTP library it
+could patch, about a third of a second); reading a cassette needs only YAML.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import vcr
 import yaml
 
 from harness import providers, scenarios
@@ -66,7 +66,9 @@ def _camel(key: str) -> str:
 
 
 def body_of(request: Any) -> Any:
-    raw = request.body or b""
+    """A request's body as JSON when it is JSON, else as it is: a vcrpy request's `body`, an
+    httpx request's `content`, or the text itself."""
+    raw = getattr(request, "body", getattr(request, "content", request)) or b""
     try:
         return json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -175,8 +177,10 @@ def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
     return response
 
 
-def recorder(record_mode: str) -> vcr.VCR:
-    """A vcrpy configured for kit cassettes: scrubbing, readable YAML, semantic matching."""
+def recorder(record_mode: str) -> Any:
+    """A vcrpy `VCR` configured for kit cassettes: scrubbing, readable YAML, semantic matching."""
+    import vcr
+
     recorder = vcr.VCR(record_mode=record_mode, decode_compressed_response=True,
                        filter_query_parameters=["key"], before_record_request=_scrub_request,
                        before_record_response=_scrub_response,
@@ -190,18 +194,36 @@ def recorder(record_mode: str) -> vcr.VCR:
 def load_interactions(provider: str, scenario: str, *, directory: Path = CASSETTES
                       ) -> list[dict[str, Any]]:
     """The recorded exchanges, as plain data: request and response JSON, status, URL."""
+    exchanges = recorded(provider, scenario, directory=directory)
+    try:
+        return [{"method": i["method"], "url": i["url"], "request": json.loads(i["request"]),
+                 "status": i["status"], "response": json.loads(i["response"])}
+                for i in exchanges]
+    except (TypeError, ValueError) as exc:
+        raise _unreadable(provider, scenario, directory, exc) from exc
+
+
+def recorded(provider: str, scenario: str, *, directory: Path = CASSETTES
+             ) -> list[dict[str, Any]]:
+    """The recorded exchanges as they are stored: method, URL, request body, status, response
+    headers (name, value pairs) and body, the bodies as text."""
     path = existing(provider, scenario, directory)
     try:
         data = _Serializer.deserialize(path.read_text())
         return [{"method": i["request"]["method"], "url": i["request"]["uri"],
-                 "request": json.loads(i["request"]["body"]),
-                 "status": i["response"]["status"]["code"],
-                 "response": json.loads(i["response"]["body"]["string"])}
+                 "request": i["request"]["body"], "status": i["response"]["status"]["code"],
+                 "headers": [(name, value) for name, values in i["response"]["headers"].items()
+                             for value in values],
+                 "response": i["response"]["body"]["string"]}
                 for i in data["interactions"]]
-    except (KeyError, TypeError, ValueError, yaml.YAMLError) as exc:
-        raise CassetteError(f"{path} is not a readable kit cassette ({exc}). Re-record it with "
-                            f"`python -m harness record --provider {provider} --scenario "
-                            f"{scenario} --emulator --force`.") from exc
+    except (KeyError, TypeError, AttributeError, yaml.YAMLError) as exc:
+        raise _unreadable(provider, scenario, directory, exc) from exc
+
+
+def _unreadable(provider: str, scenario: str, directory: Path, exc: Exception) -> CassetteError:
+    return CassetteError(f"{cassette_path(provider, scenario, directory=directory)} is not a "
+                         f"readable kit cassette ({exc}). Re-record it with `python -m harness "
+                         f"record --provider {provider} --scenario {scenario} --emulator --force`.")
 
 
 def existing(provider: str, scenario: str, directory: Path = CASSETTES) -> Path:

@@ -1,9 +1,14 @@
 """Replay a recorded scenario offline, for any provider, and explain a request that differs.
 
 `replay(provider, scenario)` is a context manager that yields a ready provider adapter whose HTTP
-is answered from the scenario's cassette by vcrpy with `record_mode="none"`, under the network
-guard. When a request does not match, `ReplayMismatch` says which call, where in the body, what
-the recording expected and what was sent, in plain words. The wire formats stay in the adapters.
+is answered from the scenario's cassette, under the network guard. As vcrpy does in its
+`record_mode="none"`, every httpx client in the block is answered (httpx's transport is patched
+for its duration), each request by the first recorded exchange not yet played that matches it
+(method, scheme, host, path, and the JSON body by meaning), each exchange once. When none
+matches, `ReplayMismatch` says which call, where in the body, what the recording expected and
+what was sent, in plain words. The cassettes are vcrpy's and recorded by vcrpy
+(`harness.record`); replaying reads their YAML itself, since importing vcrpy costs a lesson a
+third of a second. The wire formats stay in the adapters.
 """
 
 from __future__ import annotations
@@ -13,9 +18,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import httpx
-from vcr.errors import CannotOverwriteExistingCassetteException
 
 from harness import guard, providers, scenarios
 from harness.cassettes import (
@@ -23,17 +28,69 @@ from harness.cassettes import (
     PROVIDERS,
     body_of,
     cassette_path,
-    existing,
     first_difference,
     load_interactions,
     provider_options,
-    recorder,
+    recorded,
 )
 from harness.errors import ReplayMismatch
 from harness.trace import RunResult
 
 __all__ = ["PROVIDERS", "Replay", "cassette_path", "load_interactions", "replay",
            "replay_scenario"]
+
+
+class Cassette:
+    """The exchanges of one cassette and which have been played; answers httpx requests."""
+
+    def __init__(self, provider: str, scenario: str, exchanges: list[dict[str, Any]]):
+        self.where, self.exchanges = f"{provider}/{scenario}", exchanges
+        self.played = [False] * len(exchanges)
+
+    def __len__(self) -> int:
+        return len(self.exchanges)
+
+    @property
+    def play_count(self) -> int:
+        return sum(self.played)
+
+    def answer(self, request: httpx.Request) -> httpx.Response:
+        request.read()
+        for index, exchange in enumerate(self.exchanges):
+            if not self.played[index] and _matches(exchange, request):
+                self.played[index] = True
+                return httpx.Response(exchange["status"], headers=exchange["headers"],
+                                      content=exchange["response"].encode(), request=request)
+        raise self._mismatch(request)
+
+    def _mismatch(self, sent: httpx.Request) -> ReplayMismatch:
+        number = self.play_count + 1
+        where = f"{self.where}, call {number}"
+        if number > len(self):
+            return ReplayMismatch(
+                f"{where}: the recording has only {len(self)} call(s). Your loop called the "
+                f"model again after the reply that should have ended the run.")
+        expected = self.exchanges[self.played.index(False)]
+        if not _same_place(expected, sent):
+            found = (f"it went to {sent.method} {sent.url} but the recording expects "
+                     f"{expected['method']} {expected['url']}")
+        else:
+            found = first_difference(body_of(expected["request"]), body_of(sent))
+        return ReplayMismatch(f"{where}: your request differs from the recording: {found}. "
+                              f"Read the input: print the messages you sent on this call and "
+                              f"compare them with the recording (lessons/04_reading_the_input"
+                              f".ipynb).")
+
+
+def _same_place(exchange: dict[str, Any], request: httpx.Request) -> bool:
+    url = httpx.URL(exchange["url"])
+    return (exchange["method"], url.scheme, url.host, url.path) == (
+        request.method, request.url.scheme, request.url.host, request.url.path)
+
+
+def _matches(exchange: dict[str, Any], request: httpx.Request) -> bool:
+    return _same_place(exchange, request) and first_difference(
+        body_of(exchange["request"]), body_of(request)) is None
 
 
 @dataclass
@@ -43,7 +100,7 @@ class Replay:
     provider: str
     scenario: scenarios.Scenario
     model: Any
-    cassette: Any
+    cassette: Cassette
 
     @property
     def played(self) -> int:
@@ -68,48 +125,21 @@ def replay(provider: str, scenario: str, *, directory: Path = CASSETTES,
         ...     session.run().status.value
         'done'
     """
-    path = existing(provider, scenario, directory)
+    cassette = Cassette(provider, scenario, recorded(provider, scenario, directory=directory))
     chosen = scenarios.get(scenario)
     settings = provider_options(provider, chosen) | options
-    with guard.block_network(), recorder("none").use_cassette(str(path)) as cassette, \
-            httpx.Client(transport=_Explained(provider, scenario, cassette)) as client:
-        model = providers.get(provider, client=client, api_key="replay", **settings)
-        try:
-            yield Replay(provider, chosen, model, cassette)
-        except CannotOverwriteExistingCassetteException as exc:  # from another client inside
-            raise _mismatch(provider, scenario, cassette, exc) from None
 
+    async def answer_async(transport: Any, request: httpx.Request) -> httpx.Response:
+        return cassette.answer(request)
 
-class _Explained(httpx.HTTPTransport):
-    """httpx's transport (which vcrpy patches), turning a mismatch into a lesson on the spot."""
-
-    def __init__(self, provider: str, scenario: str, cassette: Any):
-        super().__init__(verify=False)  # nothing leaves the process: skip loading CA certificates
-        self._where = (provider, scenario, cassette)
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        try:
-            return super().handle_request(request)
-        except CannotOverwriteExistingCassetteException as exc:
-            raise _mismatch(*self._where, exc) from None
-
-
-def _mismatch(provider: str, scenario: str, cassette: Any, exc: Exception) -> ReplayMismatch:
-    number = cassette.play_count + 1
-    where = f"{provider}/{scenario}, call {number}"
-    if number > len(cassette):
-        return ReplayMismatch(
-            f"{where}: the recording has only {len(cassette)} call(s). Your loop called the "
-            f"model again after the reply that should have ended the run.")
-    sent, recorded = exc.failed_request, cassette.requests[cassette.play_count]
-    if (sent.method, sent.host, sent.path) != (recorded.method, recorded.host, recorded.path):
-        found = (f"it went to {sent.method} {sent.uri} but the recording expects "
-                 f"{recorded.method} {recorded.uri}")
-    else:
-        found = first_difference(body_of(recorded), body_of(sent))
-    return ReplayMismatch(f"{where}: your request differs from the recording: {found}. "
-                          f"Read the input: print the messages you sent on this call and "
-                          f"compare them with the recording (lessons/04_reading_the_input.ipynb).")
+    # verify=False: nothing leaves the process, so skip loading CA certificates.
+    with guard.block_network(), \
+            mock.patch.object(httpx.HTTPTransport, "handle_request",
+                              lambda transport, request: cassette.answer(request)), \
+            mock.patch.object(httpx.AsyncHTTPTransport, "handle_async_request", answer_async), \
+            httpx.Client(transport=httpx.HTTPTransport(verify=False)) as client:
+        yield Replay(provider, chosen, providers.get(provider, client=client, api_key="replay",
+                                                     **settings), cassette)
 
 
 def replay_scenario(provider: str, scenario: str, **overrides: Any) -> RunResult:
