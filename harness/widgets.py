@@ -211,75 +211,49 @@ def cost_view(prefix: int, per_turn: int, budget: int, turns: int,
     return view
 
 
-# The explorer's chart: plain SVG drawn here. matplotlib would draw the same lines, but importing
-# it costs a lesson about a second (more than the rest of its cells), and the chart needs no more.
-CHART = {"width": 640, "height": 330, "left": 78, "right": 14, "top": 12, "bottom": 44}
-FONT = 'font-family="Helvetica, Arial, sans-serif" font-size="11"'
-
-
-def _ticks(top: float, count: int = 6) -> list[int]:
-    """Round tick values from 0 to at least `top`: steps of 1, 2 or 5 times a power of ten."""
-    rough = max(top / count, 1)
-    power = 10 ** (len(str(int(rough))) - 1)
-    step = next(f * power for f in (1, 2, 5, 10) if f * power >= rough)
+def _ticks(top: float, count: int) -> list[int]:
+    """Tick values from 0 to at least `top`, in steps of 1, 2 or 5 times a power of ten."""
+    power = 10 ** (len(str(int(max(top / count, 1)))) - 1)
+    step = next(f * power for f in (1, 2, 5, 10) if f * power >= top / count)
     return list(range(0, int(top) + step, step))
 
 
 def cost_figure(view: dict[str, Any], budget: int) -> str:
-    """An SVG chart of the curves in `view`: cumulative input per turn, what sending only the
-    prefix would cost, the budget, the turn where it fires and the turn cap."""
-    c, turns = CHART, view["turns"]
-    x_ticks = _ticks(turns[-1], 8)
-    y_ticks = _ticks(max(view["cumulative"][-1], budget) * 1.05)
-    plot_w, plot_h = c["width"] - c["left"] - c["right"], c["height"] - c["top"] - c["bottom"]
+    """An SVG chart of `view`: cumulative input per turn, the prefix alone, the budget, and the
+    turns where the token cap fires and the turn cap. Drawn here: matplotlib would cost a lesson
+    about a second to import, more than the rest of its cells."""
+    turns, y_ticks = view["turns"], _ticks(max(view["cumulative"][-1], budget) * 1.05, 6)
+    font = 'font-family="Helvetica, Arial, sans-serif" font-size="11"'
 
-    def x(turn: float) -> float:
-        return c["left"] + plot_w * (turn - 1) / max(x_ticks[-1] - 1, 1)
+    def at(turn: float, tokens: float) -> tuple[float, float]:  # plot area: x 78-626, y 12-286
+        return 78 + 548 * (turn - 1) / max(turns[-1] - 1, 1), 286 - 274 * tokens / y_ticks[-1]
 
-    def y(tokens: float) -> float:
-        return c["top"] + plot_h * (1 - tokens / y_ticks[-1])
-
-    def line(points, colour, dash="", label=""):
-        path = " ".join(f"{x(t):.1f},{y(v):.1f}" for t, v in points)
-        return (f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="2" '
-                f'stroke-dasharray="{dash or "none"}"><title>{label}</title></polyline>')
-
+    lines = [("#2563eb", "none", "cumulative input", zip(turns, view["cumulative"], strict=True)),
+             ("#9ca3af", "6 4", "if each call sent only the prefix",
+              zip(turns, view["prefix_only"], strict=True)),
+             ("#c2410c", "2 3", f"budget {budget:,}", [(1, budget), (turns[-1], budget)])]
+    fires, cap = view["budget_turn"], view["turn_cap"]
+    for turn, colour, dash, label in [(fires, "#c2410c", "none", f"token cap fires: turn {fires}"),
+                                      (cap, "#15803d", "8 3 2 3", f"turn cap: {cap}")]:
+        if turn and turn <= turns[-1]:
+            lines.append((colour, dash, label, [(turn, 0), (turn, y_ticks[-1])]))
     parts = ['<rect width="100%" height="100%" fill="white"/>']
-    for tick in y_ticks:
-        parts.append(f'<line x1="{c["left"]}" x2="{c["width"] - c["right"]}" y1="{y(tick):.1f}" '
-                     f'y2="{y(tick):.1f}" stroke="#e5e7eb"/><text x="{c["left"] - 6}" '
-                     f'y="{y(tick) + 4:.1f}" text-anchor="end" {FONT}>{tick:,}</text>')
-    for tick in [t for t in x_ticks if t >= 1] or [1]:
-        parts.append(f'<text x="{x(tick):.1f}" y="{c["height"] - c["bottom"] + 16}" '
-                     f'text-anchor="middle" {FONT}>{tick}</text>')
-    legend = [("#2563eb", "", "cumulative input"),
-              ("#9ca3af", "6 4", "if each call sent only the prefix"),
-              ("#c2410c", "2 3", f"budget {budget:,}")]
-    parts += [line(zip(turns, view["cumulative"], strict=True), *legend[0][:2], legend[0][2]),
-              line(zip(turns, view["prefix_only"], strict=True), *legend[1][:2], legend[1][2]),
-              line([(1, budget), (x_ticks[-1], budget)], *legend[2][:2], legend[2][2])]
-    marks = [(view["budget_turn"], "#c2410c", "", f"token cap fires: turn {view['budget_turn']}")]
-    if view["turn_cap"]:
-        marks.append((view["turn_cap"], "#15803d", "8 3 2 3", f"turn cap: {view['turn_cap']}"))
-    for turn, colour, dash, label in marks:
-        if turn <= turns[-1]:
-            parts.append(line([(turn, 0), (turn, y_ticks[-1])], colour, dash, label))
-            legend.append((colour, dash, label))
-    parts.append(f'<rect x="{c["left"] + 4}" y="{c["top"] + 3}" width="240" '
-                 f'height="{15 * len(legend) + 4}" fill="white" fill-opacity="0.85"/>')
-    for number, (colour, dash, label) in enumerate(legend):
-        top = c["top"] + 12 + 15 * number
-        parts.append(f'<line x1="{c["left"] + 10}" x2="{c["left"] + 34}" y1="{top}" y2="{top}" '
-                     f'stroke="{colour}" stroke-width="2" stroke-dasharray="{dash or "none"}"/>'
-                     f'<text x="{c["left"] + 40}" y="{top + 4}" {FONT}>{html.escape(label)}</text>')
-    parts.append(f'<rect x="{c["left"]}" y="{c["top"]}" width="{plot_w}" height="{plot_h}" '
-                 f'fill="none" stroke="#6b7280"/>'
-                 f'<text x="{c["left"] + plot_w / 2}" y="{c["height"] - 8}" text-anchor="middle" '
-                 f'{FONT}>turn (model call)</text><text transform="translate(14,'
-                 f'{c["top"] + plot_h / 2}) rotate(-90)" text-anchor="middle" {FONT}>'
+    parts += [f'<text x="72" y="{at(1, tick)[1] + 4:.1f}" text-anchor="end" {font}>{tick:,}</text>'
+              for tick in y_ticks]
+    parts += [f'<text x="{at(tick, 0)[0]:.1f}" y="302" text-anchor="middle" {font}>{tick}</text>'
+              for tick in _ticks(turns[-1], 8) if tick >= 1]
+    for number, (colour, dash, label, points) in enumerate(lines):
+        path = " ".join("{:.1f},{:.1f}".format(*at(*point)) for point in points)
+        style = f'fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"'
+        parts.append(f'<polyline points="{path}" {style}><title>{label}</title></polyline>'
+                     f'<line x1="88" x2="112" y1="{24 + 15 * number}" y2="{24 + 15 * number}" '
+                     f'{style}/><text x="118" y="{28 + 15 * number}" {font}>{label}</text>')
+    parts.append(f'<rect x="78" y="12" width="548" height="274" fill="none" stroke="#6b7280"/>'
+                 f'<text x="352" y="322" text-anchor="middle" {font}>turn (model call)</text>'
+                 f'<text transform="translate(14,149) rotate(-90)" text-anchor="middle" {font}>'
                  f"input tokens sent so far</text>")
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{c["width"]}" height="{c["height"]}" '
-            f'viewBox="0 0 {c["width"]} {c["height"]}" role="img">{"".join(parts)}</svg>')
+    return ('<svg xmlns="http://www.w3.org/2000/svg" width="640" height="330" '
+            f'viewBox="0 0 640 330" role="img">{"".join(parts)}</svg>')
 
 
 class CostExplorer(_Shown):
