@@ -9,7 +9,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 UV_VERSION := 0.13.8
 
-.PHONY: setup setup-grader lab test chromium lint bench cassettes exercises site clean
+.PHONY: setup setup-grader lab test chromium lint bench cassettes exercises answers site clean
 
 $(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,10 @@ bench: $(VENV)/.test
 # Regenerate every cassette from the emulator (deterministic: a second run changes no byte).
 cassettes: $(VENV)/.lab
 	$(BIN)/python -m harness record --all --emulator --force
+
+# Regenerate lessons/answers/ (the worked answer to each your-turn piece) from harness.practice.
+answers: $(VENV)/.lab
+	$(BIN)/python -c "from harness.practice import write_answers; write_answers()"
 
 # The course as a static site: every lesson executed offline, Sphinx + MyST-NB (book/conf.py).
 site: $(VENV)/.test

@@ -194,20 +194,23 @@ def recorder(record_mode: str) -> Any:
 def load_interactions(provider: str, scenario: str, *, directory: Path = CASSETTES
                       ) -> list[dict[str, Any]]:
     """The recorded exchanges, as plain data: request and response JSON, status, URL."""
-    exchanges = recorded(provider, scenario, directory=directory)
+    return read_interactions(existing(provider, scenario, directory),
+                             remedy=rerecord(provider, scenario))
+
+
+def read_interactions(path: Path, *, remedy: str = "Record it again.") -> list[dict[str, Any]]:
+    """The exchanges of any kit cassette, by its path, as `load_interactions` gives them."""
+    stored = stored_interactions(path, remedy=remedy)
     try:
         return [{"method": i["method"], "url": i["url"], "request": json.loads(i["request"]),
-                 "status": i["status"], "response": json.loads(i["response"])}
-                for i in exchanges]
+                 "status": i["status"], "response": json.loads(i["response"])} for i in stored]
     except (TypeError, ValueError) as exc:
-        raise _unreadable(provider, scenario, directory, exc) from exc
+        raise CassetteError(f"{path} is not a readable kit cassette ({exc}). {remedy}") from exc
 
 
-def recorded(provider: str, scenario: str, *, directory: Path = CASSETTES
-             ) -> list[dict[str, Any]]:
-    """The recorded exchanges as they are stored: method, URL, request body, status, response
-    headers (name, value pairs) and body, the bodies as text."""
-    path = existing(provider, scenario, directory)
+def stored_interactions(path: Path, *, remedy: str = "Record it again.") -> list[dict[str, Any]]:
+    """The exchanges as stored, for replaying them: the bodies as text, the response's headers
+    as (name, value) pairs."""
     try:
         data = _Serializer.deserialize(path.read_text())
         return [{"method": i["request"]["method"], "url": i["request"]["uri"],
@@ -217,13 +220,12 @@ def recorded(provider: str, scenario: str, *, directory: Path = CASSETTES
                  "response": i["response"]["body"]["string"]}
                 for i in data["interactions"]]
     except (KeyError, TypeError, AttributeError, yaml.YAMLError) as exc:
-        raise _unreadable(provider, scenario, directory, exc) from exc
+        raise CassetteError(f"{path} is not a readable kit cassette ({exc}). {remedy}") from exc
 
 
-def _unreadable(provider: str, scenario: str, directory: Path, exc: Exception) -> CassetteError:
-    return CassetteError(f"{cassette_path(provider, scenario, directory=directory)} is not a "
-                         f"readable kit cassette ({exc}). Re-record it with `python -m harness "
-                         f"record --provider {provider} --scenario {scenario} --emulator --force`.")
+def rerecord(provider: str, scenario: str) -> str:
+    return (f"Re-record it with `python -m harness record --provider {provider} --scenario "
+            f"{scenario} --emulator --force`.")
 
 
 def existing(provider: str, scenario: str, directory: Path = CASSETTES) -> Path:

@@ -4,6 +4,10 @@
 patches the socket layer so that any connection or name lookup for a non-loopback address raises
 `NetworkBlocked` with a message that says how to record instead. Loopback stays open: the emulator
 can be served there, and Jupyter kernels talk to their clients through it.
+
+`allow_host(host)` opens one named host, and only while its block runs: lookups of that name, and
+connections to the addresses those lookups returned. Lesson 12 uses it to reach the one provider
+a learner has a key for. It opens nothing else: not other hosts, not a proxy, not redirects.
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ HOW_TO_RECORD = (
 _original = {"connect": socket.socket.connect, "connect_ex": socket.socket.connect_ex,
              "getaddrinfo": socket.getaddrinfo}
 _depth = 0
+_allowed: dict[str, int] = {}  # host -> open blocks; a count, so allow_host blocks nest
+_addresses: dict[str, set[str]] = {}  # host -> the addresses its allowed lookups returned
 
 
 def _is_local(host: object) -> bool:
@@ -36,9 +42,13 @@ def _is_local(host: object) -> bool:
         return False
 
 
+def _is_allowed(host: object) -> bool:
+    return host in _allowed or any(host in found for found in _addresses.values())
+
+
 def _check(address: object) -> None:
     host = address[0] if isinstance(address, tuple) else address
-    if not _is_local(host):
+    if not _is_local(host) and not _is_allowed(host):
         raise NetworkBlocked(f"Blocked a connection to {host!r}. {HOW_TO_RECORD}")
 
 
@@ -53,8 +63,12 @@ def _connect_ex(self: socket.socket, address: object) -> int:
 
 
 def _getaddrinfo(host: object, *args: object, **kwargs: object):
-    _check(host.decode() if isinstance(host, bytes) else host)
-    return _original["getaddrinfo"](host, *args, **kwargs)
+    name = host.decode() if isinstance(host, bytes) else host
+    _check(name)
+    found = _original["getaddrinfo"](host, *args, **kwargs)
+    if name in _allowed:  # connections go to addresses, not names: open the ones it resolved to
+        _addresses.setdefault(name, set()).update(str(entry[4][0]) for entry in found)
+    return found
 
 
 def install() -> None:
@@ -87,3 +101,19 @@ def block_network() -> Iterator[None]:
         yield
     finally:
         uninstall()
+
+
+@contextlib.contextmanager
+def allow_host(host: str) -> Iterator[None]:
+    """Let connections to `host` (one name, e.g. "api.anthropic.com") through while the block
+    runs; everything else stays blocked. Example: `with allow_host("api.openai.com"): ...`."""
+    if not host or "/" in host or ":" in host:
+        raise ValueError(f"allow_host takes a host name such as 'api.openai.com', got {host!r}")
+    _allowed[host] = _allowed.get(host, 0) + 1
+    try:
+        yield
+    finally:
+        _allowed[host] -= 1
+        if not _allowed[host]:
+            del _allowed[host]
+            _addresses.pop(host, None)

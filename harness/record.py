@@ -44,7 +44,7 @@ def record(provider: str, scenario: str, *, live: bool = False, force: bool = Fa
         raise CassetteError(f"{path} exists; pass --force to overwrite it (the old recording "
                             f"is replaced only after the new one succeeds).")
     if live:
-        key = next((os.environ[v] for v in KEY_VARIABLES[provider] if os.environ.get(v)), None)
+        key = key_for(provider)
         if key is None:
             raise CassetteError(f"recording {provider} live needs an API key: set "
                                 f"{' or '.join(KEY_VARIABLES[provider])}, or use --emulator.")
@@ -63,7 +63,7 @@ def record(provider: str, scenario: str, *, live: bool = False, force: bool = Fa
         model = providers.get(provider, client=client,
                               **provider_options(provider, chosen) | options)
         result = chosen.run(model)
-    _check_scrubbed(scratch)
+    check_scrubbed(scratch)
     changed = not path.exists() or path.read_bytes() != scratch.read_bytes()
     scratch.replace(path)
     _update_manifest(directory, provider, scenario, model=getattr(model, "model", "?"),
@@ -72,7 +72,13 @@ def record(provider: str, scenario: str, *, live: bool = False, force: bool = Fa
     return path
 
 
-def _check_scrubbed(path: Path) -> None:
+def key_for(provider: str) -> str | None:
+    """The provider's API key from the environment (the first of its variables that is set)."""
+    return next((os.environ[v] for v in KEY_VARIABLES[provider] if os.environ.get(v)), None)
+
+
+def check_scrubbed(path: Path) -> None:
+    """Delete `path` and raise if it holds an API key from the environment (or its base64)."""
     text = path.read_text()
     for secret in _secrets():
         if secret and secret in text:

@@ -1,14 +1,15 @@
 """Replay a recorded scenario offline, for any provider, and explain a request that differs.
 
 `replay(provider, scenario)` is a context manager that yields a ready provider adapter whose HTTP
-is answered from the scenario's cassette, under the network guard. As vcrpy does in its
-`record_mode="none"`, every httpx client in the block is answered (httpx's transport is patched
-for its duration), each request by the first recorded exchange not yet played that matches it
-(method, scheme, host, path, and the JSON body by meaning), each exchange once. When none
-matches, `ReplayMismatch` says which call, where in the body, what the recording expected and
-what was sent, in plain words. The cassettes are vcrpy's and recorded by vcrpy
-(`harness.record`); replaying reads their YAML itself, since importing vcrpy costs a lesson a
-third of a second. The wire formats stay in the adapters.
+is answered from the scenario's cassette, under the network guard; `replay_file(path,
+provider=...)` does the same for any kit cassette, a recording of your own run for instance. As
+vcrpy's `record_mode="none"` does, every httpx client in the block is answered (httpx's transport
+is patched for its duration): each request by the first recorded exchange not yet played that
+matches it (method, scheme, host, path, and the JSON body by meaning), each exchange once. When
+none matches, `ReplayMismatch` says which call, where in the body, what the recording expected
+and what was sent, in plain words. The cassettes are vcrpy's, recorded by vcrpy; replaying reads
+their YAML itself, as importing vcrpy costs a lesson a third of a second. The wire formats stay
+in the adapters.
 """
 
 from __future__ import annotations
@@ -28,16 +29,18 @@ from harness.cassettes import (
     PROVIDERS,
     body_of,
     cassette_path,
+    existing,
     first_difference,
     load_interactions,
     provider_options,
-    recorded,
+    rerecord,
+    stored_interactions,
 )
-from harness.errors import ReplayMismatch
+from harness.errors import CassetteError, ReplayMismatch
 from harness.trace import RunResult
 
 __all__ = ["PROVIDERS", "Replay", "cassette_path", "load_interactions", "replay",
-           "replay_scenario"]
+           "replay_file", "replay_scenario"]
 
 
 class Cassette:
@@ -125,10 +128,27 @@ def replay(provider: str, scenario: str, *, directory: Path = CASSETTES,
         ...     session.run().status.value
         'done'
     """
-    cassette = Cassette(provider, scenario, recorded(provider, scenario, directory=directory))
+    path = existing(provider, scenario, directory)
     chosen = scenarios.get(scenario)
     settings = provider_options(provider, chosen) | options
+    exchanges = stored_interactions(path, remedy=rerecord(provider, scenario))
+    with _played(Cassette(provider, scenario, exchanges), provider, settings) as (model, cassette):
+        yield Replay(provider, chosen, model, cassette)
 
+
+@contextlib.contextmanager
+def replay_file(path: Path, *, provider: str, **options: Any) -> Iterator[Any]:
+    """Replay any kit cassette by its path (a run of your own, say); yields the adapter.
+    `options` go to the adapter and must be those it was recorded with (model, base_url...)."""
+    if not path.exists():
+        raise CassetteError(f"no cassette at {path}: record a run there first.")
+    with _played(Cassette(provider, path.stem, stored_interactions(path)), provider,
+                 options) as (model, _):
+        yield model
+
+
+@contextlib.contextmanager
+def _played(cassette: Cassette, provider: str, settings: dict[str, Any]) -> Iterator[Any]:
     async def answer_async(transport: Any, request: httpx.Request) -> httpx.Response:
         return cassette.answer(request)
 
@@ -138,8 +158,7 @@ def replay(provider: str, scenario: str, *, directory: Path = CASSETTES,
                               lambda transport, request: cassette.answer(request)), \
             mock.patch.object(httpx.AsyncHTTPTransport, "handle_async_request", answer_async), \
             httpx.Client(transport=httpx.HTTPTransport(verify=False)) as client:
-        yield Replay(provider, chosen, providers.get(provider, client=client, api_key="replay",
-                                                     **settings), cassette)
+        yield providers.get(provider, client=client, api_key="replay", **settings), cassette
 
 
 def replay_scenario(provider: str, scenario: str, **overrides: Any) -> RunResult:

@@ -132,19 +132,14 @@ def render(view: CallView) -> str:
 
 
 class _Shown:
-    """Displays as its `box` of ipywidgets, plus a `text/html` view for pages with no kernel.
+    """Displays as its `box` of ipywidgets (built in `__init__`, importing ipywidgets only then),
+    plus a `text/html` view for pages with no kernel."""
 
-    The widgets are built in `__init__`, importing ipywidgets there: a lesson that only needs
-    `describe` does not pay for loading them."""
-
-    box: Any
+    box: Any  # and a static_html() method
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         # JupyterLab ranks the widget view above text/html; static renderers drop the view.
         return self.box._repr_mimebundle_(**kwargs) | {"text/html": self.static_html()}
-
-    def static_html(self) -> str:
-        raise NotImplementedError
 
 
 class TranscriptStepper(_Shown):

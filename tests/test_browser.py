@@ -4,8 +4,9 @@ Starts JupyterLab on a free loopback port with a fixed token and the options of 
 `lab` recipe (read from the Makefile, so the test follows it), in a temporary root holding copies
 of lessons/, exercises/ and solutions/. Drives Debian's headless Chromium with Playwright: the
 file browser shows the lessons and the exercises, an exercise opens from it, no instructor tool
-is on screen, and lesson 2 runs through Run > Run All Cells with its transcript stepper (CSS class
-`alk-transcript`) rendering and stepping, and no cell writing an error. Screenshots go to
+is on screen, lesson 2 runs through Run > Run All Cells with its transcript stepper (CSS class
+`alk-transcript`) rendering and stepping, and no cell writing an error, and a lesson whose
+your-turn cell holds a wrong piece shows the check's first divergence. Screenshots go to
 test-artifacts/. Every wait is bounded. Skipped, saying why, when /usr/bin/chromium is absent
 (`make test` installs it where it can).
 """
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -253,3 +255,29 @@ def test_feedback_wraps_a_long_check_message_so_the_lesson_is_on_screen(tmp_path
                                 "p => p.scrollWidth > p.clientWidth + 1)")
     assert box is not None and box["x"] + box["width"] <= 1000, box
     assert not scrolls, "an output line still runs past its box"
+
+
+@browser_test
+def test_a_wrong_piece_shows_its_first_divergence_in_the_lesson(lab, tmp_path):
+    # The learner's copy of lesson 01 with a typical wrong `ask` written into its your-turn cell.
+    path = tmp_path / "root" / "lessons" / "01_messages.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    wrong = (ROOT / "tests" / "practice_wrong" / "ask__sends_only_the_question.py").read_text()
+    cells = [c for c in notebook.cells
+             if "your-turn" in c.metadata.get("tags", []) and "def ask(" in c.source]
+    assert len(cells) == 1, "lesson 01 has one your-turn cell for ask"
+    cells[0].source = wrong
+    nbformat.write(notebook, path)
+    with browser_page() as page:
+        page.goto(f"{lab}/lab/tree/lessons/01_messages.ipynb?token={TOKEN}", timeout=90_000)
+        page.locator(".jp-NotebookPanel .jp-Notebook").wait_for()
+        page.locator("#jp-main-statusbar").get_by_text("Idle").wait_for(timeout=90_000)
+        page.get_by_role("menuitem", name="Run", exact=True).click()
+        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        page.wait_for_function(ALL_CELLS_RAN, timeout=120_000)
+        message = page.locator(".jp-OutputArea-output").filter(has_text="[differs] ask")
+        message.first.scroll_into_view_if_needed()
+        text = message.first.inner_text()
+        page.screenshot(path=str(ARTIFACTS / "browser_wrong_piece.png"))
+    assert "reference:" in text and "yours:" in text and "Reread" in text, text
+    assert "message 0" in text, text  # the first divergence: what the model was sent first

@@ -10,15 +10,22 @@ session-wide pass over the tests that were selected, since most of their time is
 from __future__ import annotations
 
 import asyncio
+import atexit
+import importlib
 import os
 import re
+import shutil
+import subprocess
+import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
+from harness.practice import pieces
 from harness.replay import PROVIDERS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,11 +34,16 @@ LESSONS = sorted(LESSONS_DIR.glob("*.ipynb"))
 # File names are contracts: exercise hints and the README point at them.
 EXPECTED = ["01_messages", "02_one_tool", "03_the_loop", "04_reading_the_input", "05_stopping",
             "06_cost", "07_no_progress", "08_errors", "09_parallel_tools", "10_four_providers",
-            "11_traces"]
+            "11_traces", "12_live"]
 KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 PROVIDER_LINE = 'PROVIDER = os.environ.get("AGENT_LOOP_KIT_PROVIDER", "anthropic")'
 GUARD_CHECK = "from harness import guard as _guard\nassert _guard.is_active(), 'network guard off'"
 CELL_TIMEOUT = 120  # seconds; a whole lesson takes a few
+BLANK, ANSWERED = "blank", "answered"
+CHECK_CELL = re.compile(r"^(\w+) = check\(\1\)$", flags=re.M)
+# Lesson 12 records into the learner's folder: in the suite, a scratch one (never lessons/my_runs).
+LEARNER_RUNS = tempfile.mkdtemp(prefix="agent-loop-kit-my_runs-")
+atexit.register(shutil.rmtree, LEARNER_RUNS, ignore_errors=True)
 
 
 def _read(path: Path) -> nbformat.NotebookNode:
@@ -45,13 +57,25 @@ def _code(notebook: nbformat.NotebookNode) -> list[str]:
 def kernel_env(provider: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key not in KEY_VARIABLES}
     env["AGENT_LOOP_KIT_PROVIDER"] = provider
+    env["AGENT_LOOP_KIT_RUNS"] = LEARNER_RUNS
     env.setdefault("JUPYTER_PLATFORM_DIRS", "1")
     return env
 
 
-async def execute(path: Path, provider: str) -> tuple[nbformat.NotebookNode, float]:
-    """Run a copy of the lesson in a fresh kernel started in lessons/, as a learner would."""
-    notebook = _read(path)
+def filled(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The lesson with every your-turn cell replaced by the piece's worked answer."""
+    for cell in notebook.cells:
+        if "your-turn" in cell.metadata.get("tags", []):
+            name = re.search(r"^def (\w+)\(", cell.source, flags=re.M).group(1)
+            cell.source = (LESSONS_DIR / pieces()[name].answer_file).read_text()
+    return notebook
+
+
+async def execute(path: Path, provider: str, mode: str = BLANK
+                  ) -> tuple[nbformat.NotebookNode, float]:
+    """Run a copy of the lesson in a fresh kernel started in lessons/, as a learner would:
+    as committed (`BLANK`: every piece unwritten) or with every worked answer filled in."""
+    notebook = _read(path) if mode == BLANK else filled(_read(path))
     notebook.cells.append(nbformat.v4.new_code_cell(GUARD_CHECK))
     client = NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3",
                             allow_errors=True, resources={"metadata": {"path": str(path.parent)}})
@@ -60,11 +84,11 @@ async def execute(path: Path, provider: str) -> tuple[nbformat.NotebookNode, flo
     return notebook, time.perf_counter() - started
 
 
-async def execute_all(runs: list[tuple[Path, str]], *, at_once: int) -> list[object]:
+async def execute_all(runs: list[tuple[Path, str, str]], *, at_once: int) -> list[object]:
     """Execute several lessons concurrently (kernel start dominates); exceptions are returned."""
     gate = asyncio.Semaphore(at_once)
 
-    async def one(run: tuple[Path, str]) -> tuple[nbformat.NotebookNode, float]:
+    async def one(run: tuple[Path, str, str]) -> tuple[nbformat.NotebookNode, float]:
         async with gate:
             return await execute(*run)
 
@@ -140,24 +164,94 @@ def test_the_readme_links_every_lesson():
 
 # ---- execution --------------------------------------------------------------------------------
 
-RUNS = [(path, provider) for path in LESSONS for provider in PROVIDERS]
+# As committed on every provider; with the answers filled in on one (the pieces are neutral).
+# Lesson 12 (live, no pieces) has its own runs below: no key, and a fake key on loopback.
+RUNS = [(path, provider, BLANK) for path in LESSONS[:-1] for provider in PROVIDERS] + [
+    (path, "anthropic", ANSWERED) for path in LESSONS[:-1]]
 
 
 @pytest.fixture(scope="session")
 def executed(request):
-    """Execute every (lesson, provider) pair the session selected, a few kernels at a time."""
+    """Execute every (lesson, provider, mode) the session selected, a few kernels at a time."""
     wanted = [item.callspec.params["run"] for item in request.session.items
               if item.originalname == "test_lesson_runs_offline" and hasattr(item, "callspec")]
     at_once = max(2, min(4, os.cpu_count() or 2))
     return dict(zip(wanted, asyncio.run(execute_all(wanted, at_once=at_once)), strict=True))
 
 
+def check_outputs(notebook: nbformat.NotebookNode) -> dict[str, str]:
+    """What each your-turn check printed, by piece name."""
+    return {match.group(1): "".join(o.get("text", "") for o in cell.get("outputs", []))
+            for cell in notebook.cells if cell.cell_type == "code"
+            for match in [CHECK_CELL.search(cell.source)] if match}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("run", RUNS, ids=[f"{p.stem}-{provider}" for p, provider in RUNS])
+@pytest.mark.parametrize("run", RUNS, ids=[f"{p.stem}-{provider}-{mode}"
+                                           for p, provider, mode in RUNS])
 def test_lesson_runs_offline(run, executed):
     if isinstance(executed[run], BaseException):
         raise executed[run]  # the kernel died or a cell timed out
+    path, provider, mode = run
     notebook, seconds = executed[run]
     found = problems(notebook)
-    assert not found, f"{run[0].name} with {run[1]}:\n" + "\n".join(found)
-    assert seconds < 60, f"{run[0].name} took {seconds:.1f} s"
+    assert not found, f"{path.name} with {provider}, {mode}:\n" + "\n".join(found)
+    assert seconds < 60, f"{path.name} took {seconds:.1f} s"
+    checks = check_outputs(notebook)
+    for name, printed in checks.items():
+        if mode == BLANK:  # never stuck: one line, and the lesson goes on with the reference
+            assert printed.startswith("[not yet]") and printed.count("\n") == 1, (name, printed)
+        else:
+            assert printed.startswith("[ok]") and "[differs]" not in printed, (name, printed)
+
+
+# ---- lesson 12 with and without a key -------------------------------------------------------
+
+LIVE_KEY = "sk-lesson-12-fake-key-0123456789"  # accepted by the emulator below, by nobody else
+
+
+def _repository_state() -> str:
+    """What git sees (tracked changes, untracked files) plus the learner folder's default files."""
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout
+    return status + "\n".join(sorted(map(str, (LESSONS_DIR / "my_runs").rglob("*"))))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("provider, key", [("anthropic", False)] + [
+    (provider, True) for provider in PROVIDERS], ids=lambda v: v if isinstance(v, str) else (
+        "fake_key" if v else "no_key"))
+def test_lesson_12_runs_live_on_the_emulator_and_records_only_into_the_learners_folder(
+        provider, key, tmp_path):
+    """No key: the lesson serves the emulator itself. A fake key: the emulator on loopback is
+    the provider's host (base-URL override), and the lesson takes the live path to it."""
+    from harness import live, providers
+    from harness.emulator import Emulator, serve
+
+    before, emulator = _repository_state(), Emulator(live.stand_in(), api_key=LIVE_KEY)
+    notebook = _read(LESSONS_DIR / "12_live.ipynb")
+    notebook.cells.append(nbformat.v4.new_code_cell(GUARD_CHECK))
+    env = kernel_env(provider) | {"AGENT_LOOP_KIT_RUNS": str(tmp_path)}
+    with serve(emulator) as url:
+        if key:
+            real = importlib.import_module(providers.PROVIDERS[provider].__module__).BASE_URL
+            env |= {providers.PROVIDERS[provider].key_variables[0]: LIVE_KEY,
+                    live.BASE_URL_VARIABLE: url + urlsplit(real).path}
+        client = NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3",
+                                allow_errors=True,
+                                resources={"metadata": {"path": str(LESSONS_DIR)}})
+        asyncio.run(client.async_execute(env=env))
+    found = problems(notebook)
+    assert not found, f"12_live with {provider}:\n" + "\n".join(found)
+    said = "".join(o.get("text", "") for cell in notebook.cells for o in cell.get("outputs", []))
+    assert ("Live: " + provider if key else "No API key") in said
+    if key:  # four runs of two model calls or more reached the "real" host
+        assert len(emulator.exchanges) >= 8
+        assert {exchange.status for exchange in emulator.exchanges} == {200}  # the key passed
+    else:  # the lesson served its own emulator
+        assert not emulator.exchanges
+    recorded = sorted(path.relative_to(tmp_path) for path in tmp_path.rglob("*") if path.is_file())
+    assert [(path.parent.name, path.stem.split("-", 2)[-1]) for path in recorded] == [
+        (provider, "again-1"), (provider, "again-2"), (provider, "reference"), (provider, "yours")]
+    assert not any(LIVE_KEY in (tmp_path / path).read_text() for path in recorded)
+    assert _repository_state() == before, "lesson 12 wrote outside the learner's folder"

@@ -25,6 +25,8 @@ NAMED_FILE = re.compile(
 EXAMPLES = {
     "src/auth.py": "lesson 08: a tool error message worth sending, quoted as an example",
     "src/auth/__init__.py": "lesson 08: the same example message",
+    "my_runs/my_loop.py": "lesson 12: the learner's own loop, a file they write (git-ignored)",
+    "lessons/my_runs/my_loop.py": "README, lesson 12: the same file, from the repository root",
 }
 
 

@@ -148,7 +148,7 @@ class CallIds:
         checked for it. Standard base64, as the real API sends it."""
         payload = _blob(0x0A, _stream(self.ledger.seed, self.number, "thought", size=180))
         signature = base64.b64encode(payload).decode()
-        self.ledger.signed_turns[fingerprint] = signature
+        self.ledger.signed_turns.setdefault(fingerprint, []).append(signature)
         return signature
 
 
@@ -158,7 +158,7 @@ class Ledger:
     a keyed hash of the thinking text, so they need no memory)."""
 
     seed: str = ""
-    signed_turns: dict[str, str] = field(default_factory=dict)
+    signed_turns: dict[str, list[str]] = field(default_factory=dict)
 
     def call(self, number: int) -> CallIds:
         return CallIds(self, number)

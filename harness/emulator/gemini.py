@@ -252,17 +252,26 @@ def _fingerprint(calls: list[dict[str, Any]]) -> str:
                       sort_keys=True, separators=(",", ":"))
 
 
+def _signed(content: dict[str, Any]) -> bool:
+    """Whether the first function call of a model content carries its thoughtSignature."""
+    first = next(part for part in _parts(content) if _get(part, "functionCall"))
+    return bool(_get(first, "thoughtSignature"))
+
+
 def _check_signatures(contents: list[dict[str, Any]], ledger: Any) -> None:
     # Real text: lbjlaq/Antigravity-Manager#733, niki914/zafiro#100. Only the current turn
     # (after the last user text turn) is checked, as documented; "position" is our reading:
     # the 1-based index of the model content (the common "position 2" is contents[1]).
+    # Two turns may make the same calls, one signed and one not (no thinking that turn): a
+    # turn's calls need a signature only while fewer of its look-alikes carry one than we signed.
     start = max((i for i, c in enumerate(contents) if _is_user_turn(c)), default=0)
-    for index in range(start, len(contents)):
-        calls = _calls(contents[index])
-        if not calls or _fingerprint(calls) not in ledger.signed_turns:
-            continue
-        first = next(part for part in _parts(contents[index]) if _get(part, "functionCall"))
-        if not _get(first, "thoughtSignature"):
+    turns = [(index, _fingerprint(calls), _signed(contents[index]))
+             for index in range(start, len(contents)) if (calls := _calls(contents[index]))]
+    for index, fingerprint, signed in turns:
+        alike = [has for _, other, has in turns if other == fingerprint]
+        owed = min(len(ledger.signed_turns.get(fingerprint, [])), len(alike))
+        if not signed and sum(alike) < owed:
+            calls = _calls(contents[index])
             raise _reject("Function call is missing a thought_signature in functionCall parts. "
                           "This is required for tools to work correctly, and missing "
                           "thought_signature may lead to degraded model performance. Additional "

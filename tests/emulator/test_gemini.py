@@ -90,6 +90,32 @@ def test_a_missing_thought_signature_is_rejected() -> None:
         "details.")
 
 
+def test_the_same_calls_signed_once_and_then_unsigned_go_back_as_they_came() -> None:
+    # Gemini 2.5 signs a turn only when it thought: the same call made again without thinking
+    # comes back unsigned, and sending both turns back as received is no missing signature.
+    again = Step.call("get_weather", city="Paris")
+    thought = Step(calls=again.calls, thinking="Paris first.", stop_reason=StopReason.TOOL_USE)
+    emulator = Emulator(ScriptedModel([thought, again, Step.say("Sunny.")]))
+    model = "gemini-2.5-flash"
+    thinking = {"generationConfig": {"thinkingConfig": {"includeThoughts": True}}}
+    first = post(emulator, request([USER], **thinking), model).json()["candidates"][0]["content"]
+    sent = [USER, first, results("Paris")]
+    second = post(emulator, request(sent, **thinking), model).json()["candidates"][0]["content"]
+    assert _signed(first) and not _signed(second)
+    final = post(emulator, request([*sent, second, results("Paris")], **thinking), model)
+    assert final.status_code == 200, final.text
+    stripped = copy.deepcopy(first)
+    for part in stripped["parts"]:
+        part.pop("thoughtSignature", None)
+    assert rejected(request([USER, stripped, results("Paris"), second, results("Paris")],
+                            **thinking), emulator=emulator).message.startswith(
+        "Function call is missing a thought_signature")
+
+
+def _signed(content: dict[str, Any]) -> bool:
+    return any("thoughtSignature" in part for part in content["parts"] if "functionCall" in part)
+
+
 def test_only_the_current_turn_needs_its_signature() -> None:
     emulator = Emulator(ScriptedModel([TWO_CALLS, Step.say("Both sunny."), Step.say("Yes.")]))
     content = first_turn(emulator)
