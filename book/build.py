@@ -87,9 +87,11 @@ book/glossary
 
 
 def kernel_env(provider: str) -> dict[str, str]:
-    """The environment a lesson's kernel gets: no API key, the chosen provider."""
+    """The environment a lesson's kernel gets: no API key, the chosen provider, and lesson 12's
+    recordings kept under build/ (the learner's lessons/my_runs/ is left alone)."""
     env = {key: value for key, value in os.environ.items() if key not in KEY_VARIABLES}
-    return env | {"AGENT_LOOP_KIT_PROVIDER": provider, "JUPYTER_PLATFORM_DIRS": "1"}
+    return env | {"AGENT_LOOP_KIT_PROVIDER": provider, "JUPYTER_PLATFORM_DIRS": "1",
+                  "AGENT_LOOP_KIT_RUNS": str(BUILD / "my_runs")}
 
 
 async def _execute(path: Path, provider: str, gate: asyncio.Semaphore) -> nbformat.NotebookNode:
