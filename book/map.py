@@ -18,7 +18,7 @@ COURSE = ROOT / "book" / "course.toml"
 README = ROOT / "README.md"
 BEGIN = "<!-- course map: written by `python -m book.map` from book/course.toml; edit that -->"
 END = "<!-- end of the course map -->"
-FIELDS = {"lesson": ("file", "title", "builds", "module", "exercises", "minutes", "needs"),
+FIELDS = {"lesson": ("file", "title", "builds", "modules", "exercises", "minutes", "needs"),
           "exercise": ("file", "title", "minutes")}
 
 
@@ -43,7 +43,7 @@ class Lesson:
     file: str
     title: str
     builds: str
-    module: str
+    modules: tuple[str, ...]
     exercises: tuple[Exercise, ...]
     minutes: int
     needs: str
@@ -72,7 +72,7 @@ def load(path: Path = COURSE) -> Course:
             raise ValueError(f"{path}: {entry['file']} pairs with exercise(s) {unknown}, which "
                              f"have no [[exercise]] entry; add one or fix the number")
         lessons.append(Lesson(Path(entry["file"]).name[:2], entry["file"], entry["title"],
-                              entry["builds"], entry["module"],
+                              entry["builds"], tuple(entry["modules"]),
                               tuple(exercises[n] for n in entry["exercises"]),
                               entry["minutes"], entry["needs"]))
     return Course(tuple(lessons), tuple(exercises.values()))
@@ -86,8 +86,9 @@ def table(course: Course, *, linked: set[str] | None = None) -> str:
     for lesson in course.lessons:
         exercises = ", ".join(exercise.link(linked) for exercise in lesson.exercises)
         name = _link(f"{lesson.number} {lesson.title}", lesson.file, linked)
-        rows.append(f"| {name} | {lesson.builds} | "
-                    f"`{lesson.module}` | {exercises} | {lesson.minutes} min | {lesson.needs} |")
+        modules = ", ".join(f"`{module}`" for module in lesson.modules)
+        rows.append(f"| {name} | {lesson.builds} | {modules} | {exercises} | "
+                    f"{lesson.minutes} min | {lesson.needs} |")
     reading = sum(lesson.minutes for lesson in course.lessons)
     graded = sum(exercise.minutes for exercise in course.exercises)
     rows.append("")

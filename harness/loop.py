@@ -1,10 +1,9 @@
 """The agent loop: call the model, run the tools it asks for, feed results back, know when to stop.
 
-`run` is the whole loop. It returns a `RunResult` whose first field is the `Exit` that fired. It
-never retries (a loop that retries itself on a cap has a cap twice as large), never edits an
-earlier message (the history is append-only), and appends each assistant turn whole. It knows no
-wire format (`model` is anything with `complete`), and all else is an option a config change can
-drop: the no-progress detector, the reminder, the token budget, the `before_done` goal check."""
+`run` is the whole loop; its `RunResult` starts with the `Exit` that fired. It never retries (a
+loop that retries on a cap has a cap twice as large), never edits an earlier message (the history
+is append-only), appends each assistant turn whole and knows no wire format. The rest are options
+a config change can drop: the no-progress detector, the reminder, the token cap, the goal check."""
 
 from __future__ import annotations
 
@@ -56,6 +55,8 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
         raise ValueError(f"max_turns must be at least 1, got {max_turns}")
     result = RunResult(Exit.DONE, None, list(messages))
     history, watch, errored = result.messages, detector() if detector else None, set()
+    if reminder:  # a run starts from a new user message, and that starts the count again
+        reminder.reset()
     cancelled = cancel.is_set if isinstance(cancel, Event) else cancel or (lambda: False)
     for turn in range(1, max_turns + 1):
         if cancelled():
@@ -80,10 +81,9 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
             return _end(result, Exit.TOKEN_CAP, f"{result.usage.total_tokens} tokens > "
                         f"{token_budget}", pending=(calls, NOT_EXECUTED_BUDGET))
         keys = [call_key(c.name, c.raw_arguments or c.arguments) for c in calls]
-        # A list, not a generator: the detector must see every call of the reply.
         if watch and any([watch.observe(c.name, c.raw_arguments or c.arguments,
                                         previous_was_error=key in errored)
-                          for c, key in zip(calls, keys, strict=False)]):
+                          for c, key in zip(calls, keys, strict=False)]):  # a list: any() sees all
             return _end(result, Exit.NO_PROGRESS, f"repeated {calls[-1].name}",
                         pending=(calls, NOT_EXECUTED_REPEAT))
         if turn == max_turns:

@@ -73,6 +73,12 @@ class NoProgressDetector:
 class RepeatReminder:
     """Advisory mode: a reminder text at the 3rd, 5th and 8th consecutive identical call.
 
+    Use it instead of the hard stop, not with it: the default detector ends the run at the 2nd
+    identical call, before the first nudge. The layered policy is to nudge, nudge harder, and let
+    the token cap end the run if the nudges fail:
+    `run(..., detector=None, reminder=RepeatReminder(), token_budget=4_500)`. `run` calls `reset`
+    when it starts, because each run starts from a new user message.
+
     Example:
         >>> reminder = RepeatReminder()
         >>> [bool(reminder.observe("ls", {})) for _ in range(5)]
@@ -98,5 +104,5 @@ class RepeatReminder:
                 f"change. Use what you have, try different arguments or another tool, or answer.")
 
     def reset(self) -> None:
-        """Call when a new user message arrives: the count starts again."""
+        """A new user message arrived (`run` calls this as it starts): count from zero again."""
         self._last, self._count = None, 0

@@ -25,12 +25,13 @@ SUPPORT = "You are a customer-support agent. Use the tools to look things up bef
 FORECASTS = {
     ("Lisbon", "tomorrow"): "Lisbon, tomorrow: light rain, 14 to 18 C",
     ("Porto", "tomorrow"): "Porto, tomorrow: heavy rain, 11 to 15 C",
+    ("Porto", "the day after tomorrow"): "Porto, the day after tomorrow: showers, 12 to 16 C",
 }
 BENCH_HISTORY = [("Nov 03", 80.0), ("Nov 10", 82.5), ("Nov 17", 85.0), ("Nov 24", 87.5)]
 
 
 def get_forecast(city: str, day: str) -> str:
-    """Weather forecast for a city on a day ("today", "tomorrow" or a date)."""
+    """Weather forecast for a city on a day ("today", "tomorrow", "the day after tomorrow")."""
     return FORECASTS.get((city, day), f"{city}, {day}: no forecast available")
 
 
@@ -177,9 +178,9 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
         "I'm in Lisbon tomorrow and Porto the day after. Where do I need an umbrella?",
         _weather_tools,
         (Step(calls=(_call("get_forecast", city="Lisbon", day="tomorrow"),
-                     _call("get_forecast", city="Porto", day="tomorrow"))),
-         Step.say("Both: light rain in Lisbon and heavy rain in Porto. Keep the umbrella in "
-                  "your day bag for the whole trip.")),
+                     _call("get_forecast", city="Porto", day="the day after tomorrow"))),
+         Step.say("Both: light rain in Lisbon tomorrow and showers in Porto the day after. Keep "
+                  "the umbrella in your day bag for the whole trip.")),
         Exit.DONE),
     Scenario(
         "no_tool_needed", "a direct answer, no tool call", TRAVEL,

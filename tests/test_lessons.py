@@ -143,9 +143,9 @@ def test_follows_the_house_style(path):
 
 
 def test_later_lessons_import_earlier_work_instead_of_copying_it():
-    # Each lesson builds its own idea under its own name; the library versions come from harness.
-    built = {"run_agent": "03_the_loop", "safe_execute": "08_errors", "batches_of":
-             "09_parallel_tools", "cumulative": "06_cost", "canonical": "07_no_progress"}
+    # Each lesson's pieces are built there under their own names, and so is worked code.
+    built = {name: piece.lesson for name, piece in pieces().items()} | {
+        "batches_of": "09_parallel_tools", "sends": "06_cost"}
     for path in LESSONS:
         source = "\n".join(_code(_read(path)))
         for name, home in built.items():

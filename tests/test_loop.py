@@ -286,6 +286,30 @@ def test_reminder_mode_nudges_in_a_user_message_not_a_tool_result():
     assert result.status is Exit.DONE
 
 
+def test_a_new_user_message_starts_the_repeat_count_again():
+    reminder = RepeatReminder()
+    first = run(ScriptedModel([forecast_call()] * 2 + [Step.say("rain")]), TOOLS, PROMPT,
+                detector=None, reminder=reminder)
+    thread = [*first.messages, UserMessage(content="And the day after?")]
+    # Two more identical calls would be the 3rd and 4th in a row if the count carried over.
+    second = run(ScriptedModel([forecast_call()] * 2 + [Step.say("rain again")]), TOOLS, thread,
+                 detector=None, reminder=reminder)
+    assert [m.content for m in second.messages[len(thread):] if isinstance(m, UserMessage)] == []
+    assert second.status is Exit.DONE
+
+
+@pytest.mark.parametrize("provider", sorted(providers.PROVIDERS))
+def test_the_layered_policy_nudges_twice_then_the_token_cap_ends_the_run(provider):
+    # The settings lesson 07 recommends, on each wire format through the emulator.
+    doom = SCENARIOS["refund_doom_loop"]
+    with httpx.Client(transport=Emulator(doom.model())) as client:
+        result = doom.run(providers.get(provider, client=client), detector=None,
+                          reminder=RepeatReminder(), max_turns=12, token_budget=4_500)
+    nudges = [m.content for m in result.messages[2:] if isinstance(m, UserMessage)]
+    assert [n.split(" ")[0] for n in nudges] == ["You", "Reminder:"]
+    assert result.status is Exit.TOKEN_CAP and result.turns == 8
+
+
 def test_custom_detector_factory():
     model = ScriptedModel([forecast_call(), forecast_call(), Step.say("ok")])
     # a detector that never fires on exact repeats is still a valid factory

@@ -11,19 +11,33 @@ instructors only. Importing this package under
 `report.hide_sources_when_autograding`): no feedback can quote a hidden test.
 """
 
-from harness.grading import cost, early_exit, message_ordering, no_progress, reference, variants
-from harness.grading.dictmodel import DictModel, Event
+import importlib
+from typing import Any
+
 from harness.grading.report import CheckFailed, hide_sources_when_autograding
 
-EXERCISES = {
-    "01_message_ordering": message_ordering,
-    "02_early_exit": early_exit,
-    "03_no_progress": no_progress,
-    "04_cost": cost,
+CHECK_MODULES = {
+    "01_message_ordering": "message_ordering",
+    "02_early_exit": "early_exit",
+    "03_no_progress": "no_progress",
+    "04_cost": "cost",
 }
-"""Each exercise (assignment and notebook name) and the module holding its checks."""
+"""Each exercise (assignment and notebook name) and the name of the module holding its checks.
+The modules are imported when first used: a lesson that only needs `report` stays light."""
 
 hide_sources_when_autograding()
 
 __all__ = ["EXERCISES", "CheckFailed", "DictModel", "Event", "cost", "early_exit",
            "message_ordering", "no_progress", "reference", "variants"]
+
+
+def __getattr__(name: str) -> Any:
+    """`harness.grading.EXERCISES`, `DictModel` and `Event`, imported on first use."""
+    if name == "EXERCISES":
+        return {exercise: importlib.import_module(f"harness.grading.{module}")
+                for exercise, module in CHECK_MODULES.items()}
+    if name in ("DictModel", "Event"):
+        return getattr(importlib.import_module("harness.grading.dictmodel"), name)
+    if name in __all__:
+        return importlib.import_module(f"harness.grading.{name}")
+    raise AttributeError(f"module 'harness.grading' has no attribute {name!r}")

@@ -1,0 +1,6 @@
+def edit_note(counts, name, arguments, *, limit=4):
+    path = arguments.get("path", name)
+    counts[path] = counts.get(path, 0) + 1
+    if counts[path] > limit:
+        return f"You have edited {path} {counts[path]} times. Try another approach."
+    return None

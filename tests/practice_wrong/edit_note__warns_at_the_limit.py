@@ -1,0 +1,8 @@
+def edit_note(counts, name, arguments, *, limit=4):
+    if name != "edit_file":
+        return None
+    path = arguments["path"]
+    counts[path] = counts.get(path, 0) + 1
+    if counts[path] >= limit:
+        return f"You have edited {path} {counts[path]} times. Try another approach."
+    return None

@@ -1,0 +1,4 @@
+def nudge_for(count, name, arguments):
+    if count >= 3:
+        return f"You have called {name} {count} times in a row with {arguments}."
+    return None

@@ -1,0 +1,2 @@
+def retry_waits(retry_after, *, attempts=3, base=1.0, cap=60.0):
+    return [min(cap, base * 2 ** attempt) for attempt in range(attempts)]

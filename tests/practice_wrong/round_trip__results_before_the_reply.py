@@ -1,0 +1,10 @@
+from harness.tools import execute
+
+
+def round_trip(model, toolbox, messages):
+    reply = model.complete(messages, tools=toolbox.specs)
+    if not reply.message.tool_calls:
+        return [*messages, reply.message]
+    results = [execute(toolbox, call) for call in reply.message.tool_calls]
+    history = [*messages, *results, reply.message]
+    return [*history, model.complete(history, tools=toolbox.specs).message]

@@ -1,0 +1,6 @@
+from harness.messages import ToolMessage
+
+
+def run_tool(toolbox, call):
+    output = toolbox.tools[call.name].function(**call.arguments)
+    return ToolMessage(tool_call_id=call.name, content=str(output))

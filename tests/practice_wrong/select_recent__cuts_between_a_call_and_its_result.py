@@ -1,0 +1,9 @@
+"""Keeps exactly the latest `limit` messages: the window may open on a tool result."""
+
+from harness.messages import SystemMessage
+
+
+def select_recent(messages, limit=20):
+    system = [m for m in messages if isinstance(m, SystemMessage)]
+    others = [m for m in messages if not isinstance(m, SystemMessage)]
+    return system + others[-limit:]

@@ -1,0 +1,2 @@
+def worth_retrying(error):
+    return error.status == 429
