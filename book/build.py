@@ -131,6 +131,14 @@ def prepare(source: Path, *, executed: set[str] | None = None, provider: str = "
         if path not in run:
             shutil.copy(path, source / "lessons" / path.name)
     exercises = [ROOT / e.file for e in course.exercises if (ROOT / e.file).exists()]
+    for exercise in course.exercises:  # on the map, not yet in this tree: a page that says so
+        if not (ROOT / exercise.file).exists():
+            target = source / exercise.file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
+                f"# Exercise {exercise.number}: {exercise.title.lower()}\n\nNot in this copy "
+                f"of the kit yet: `{exercise.file}` is on the course map but not in the "
+                f"repository.")]), target)
     for path in exercises:
         text = path.read_text(encoding="utf-8")
         if found := [marker for marker in HIDDEN if marker in text]:
@@ -144,8 +152,8 @@ def prepare(source: Path, *, executed: set[str] | None = None, provider: str = "
         table=course_map.table(course, linked=present),
         lessons="\n".join(Path(p).with_suffix("").as_posix() for p in sorted(present)
                           if p.startswith("lessons/")),
-        exercises="\n".join(Path(p).with_suffix("").as_posix() for p in sorted(present)
-                            if p.startswith("exercises/"))), encoding="utf-8")
+        exercises="\n".join(Path(e.file).with_suffix("").as_posix()
+                             for e in course.exercises)), encoding="utf-8")
 
 
 def sphinx(source: Path, out: Path) -> None:
