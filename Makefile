@@ -3,12 +3,13 @@
 #   make setup  set up only: the environment students and instructors use (no tests run)
 #   make setup-grader  set up only, with the class grader's extra (Dask, bubblewrap) too
 #   make test   set up (first time only) and run the whole test suite
+#   make site   execute every lesson offline and render the course as a static site (build/site)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 UV_VERSION := 0.13.8
 
-.PHONY: setup setup-grader lab test chromium lint bench cassettes exercises answers clean
+.PHONY: setup setup-grader lab test chromium lint bench cassettes exercises answers site clean
 
 $(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
@@ -48,7 +49,7 @@ test: $(VENV)/.test chromium
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 lint: $(VENV)/.test
-	$(BIN)/ruff check harness grader tests bench
+	$(BIN)/ruff check harness grader tests bench book
 
 bench: $(VENV)/.test
 	$(BIN)/python -m bench
@@ -60,6 +61,10 @@ cassettes: $(VENV)/.lab
 # Regenerate lessons/answers/ (the worked answer to each your-turn piece) from harness.practice.
 answers: $(VENV)/.lab
 	$(BIN)/python -c "from harness.practice import write_answers; write_answers()"
+
+# The course as a static site: every lesson executed offline, Sphinx + MyST-NB (book/conf.py).
+site: $(VENV)/.test
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m book.build
 
 # Regenerate exercises/ from solutions/ with nbgrader.
 exercises: $(VENV)/.lab

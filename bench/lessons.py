@@ -52,6 +52,8 @@ def main() -> None:
           f"({floor_total / len(floor):.2f} s each)")
     print(f"the lessons' own cells:      {total - floor_total:6.1f} s "
           f"({(total - floor_total) / len(lessons):.2f} s per lesson above the floor)")
+    print(f"ratio, all lessons / floor:  {total / floor_total:6.2f}x "
+          f"(load average {os.getloadavg()[0]:.1f}: compare ratios from one run only)")
 
 
 if __name__ == "__main__":

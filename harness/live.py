@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from harness import guard, providers
-from harness.cassettes import CASSETTES, recorder
+from harness.cassettes import CASSETTES, use
 from harness.cost import PRICES, Price, run_cost
 from harness.errors import CassetteError, ProviderError
 from harness.messages import Message, Model, Reply, ToolMessage, ToolSpec, to_dicts
@@ -187,7 +187,7 @@ def recording(target: Target, name: str, *, force: bool = False,
     scratch.unlink(missing_ok=True)
     try:
         with target.opened(), default_client() as client, \
-                recorder("all").use_cassette(str(scratch)):
+                use(scratch, record_mode="all"):
             yield target.adapter(client)
         if scratch.exists():  # vcrpy writes nothing when no call was made
             check_scrubbed(scratch)

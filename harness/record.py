@@ -24,7 +24,7 @@ from harness.cassettes import (
     PROVIDERS,
     cassette_path,
     provider_options,
-    recorder,
+    use,
 )
 from harness.errors import CassetteError
 
@@ -61,7 +61,7 @@ def record(provider: str, scenario: str | scenarios.Scenario, *, live: bool = Fa
     scratch.parent.mkdir(parents=True, exist_ok=True)
     scratch.unlink(missing_ok=True)
     with httpx.Client(transport=transport, timeout=120) as client, \
-            recorder("all").use_cassette(str(scratch)):
+            use(scratch, record_mode="all"):
         model = providers.get(provider, client=client,
                               **provider_options(provider, chosen) | options)
         result = chosen.run(model)

@@ -17,19 +17,19 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from vcr.errors import CannotOverwriteExistingCassetteException
 
 from harness import guard, providers, scenarios
 from harness.cassettes import (
     CASSETTES,
     PROVIDERS,
+    NotInCassette,
     body_of,
     cassette_path,
     existing,
     first_difference,
     load_interactions,
     provider_options,
-    recorder,
+    use,
 )
 from harness.errors import CassetteError, ReplayMismatch
 from harness.trace import RunResult
@@ -90,12 +90,12 @@ def replay_file(path: Path, *, provider: str, **options: Any) -> Iterator[Any]:
 
 @contextlib.contextmanager
 def _played(provider: str, label: str, path: Path, settings: dict[str, Any]) -> Iterator[Any]:
-    with guard.block_network(), recorder("none").use_cassette(str(path)) as cassette, \
+    with guard.block_network(), use(path, record_mode="none") as cassette, \
             httpx.Client(transport=_Explained(provider, label, cassette)) as client:
         model = providers.get(provider, client=client, api_key="replay", **settings)
         try:
             yield model, cassette
-        except CannotOverwriteExistingCassetteException as exc:  # from another client inside
+        except NotInCassette as exc:  # from another client inside
             raise _mismatch(provider, label, cassette, exc) from None
 
 
@@ -109,7 +109,7 @@ class _Explained(httpx.HTTPTransport):
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         try:
             return super().handle_request(request)
-        except CannotOverwriteExistingCassetteException as exc:
+        except NotInCassette as exc:
             raise _mismatch(*self._where, exc) from None
 
 

@@ -5,18 +5,19 @@ message behind a coloured role chip, the reply, and the call's input, output and
 `CostExplorer` plots a run's cumulative input against its length for a prefix, a growth per turn
 and a budget, and marks the turn where the budget fires and an optional turn cap. What they show
 comes from plain functions (`call_view`, `cost_view`) that tests can call without a browser; the
-widgets only lay it out. They run no model, read no cassette and change nothing they are given.
+widgets only lay it out. Each also offers a static `text/html` rendering of the same view (every
+call in turn; the curve at the sliders' values), which a page with no kernel shows instead: the
+rendered course, a notebook viewer. Loading the module is cheap: ipywidgets is imported when a
+widget is built, and the explorer's chart is SVG drawn here (matplotlib would cost a lesson about
+a second to import). They run no model, read no cassette and change nothing they are given.
 """
 
 from __future__ import annotations
 
 import html
-import io
 import json
 from dataclasses import dataclass
 from typing import Any
-
-import ipywidgets as widgets
 
 from harness.cost import cumulative_input, first_turn_over_budget
 from harness.messages import AssistantMessage, Message, ToolMessage
@@ -130,10 +131,23 @@ def render(view: CallView) -> str:
             f'<div style="margin-top:6px;font:12px monospace">tokens: {tokens}</div>')
 
 
-class TranscriptStepper(widgets.VBox):
+class _Shown:
+    """Displays as its `box` of ipywidgets (built in `__init__`, importing ipywidgets only then),
+    plus a `text/html` view for pages with no kernel."""
+
+    box: Any  # and a static_html() method
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        # JupyterLab ranks the widget view above text/html; static renderers drop the view.
+        return self.box._repr_mimebundle_(**kwargs) | {"text/html": self.static_html()}
+
+
+class TranscriptStepper(_Shown):
     """Step through a run call by call. Example: `TranscriptStepper(scenario.run())`."""
 
     def __init__(self, result_or_calls: RunResult | list[CallRecord]):
+        import ipywidgets as widgets
+
         self.views = call_views(result_or_calls)
         if not self.views:
             raise ValueError("this run made no model call: there is nothing to step through")
@@ -146,8 +160,9 @@ class TranscriptStepper(widgets.VBox):
         self.previous.on_click(lambda _: self._move(-1))
         self.next.on_click(lambda _: self._move(+1))
         self.slider.observe(lambda _: self._show(), names="value")
-        super().__init__([widgets.HBox([self.previous, self.slider, self.next]), self.page])
-        self.add_class("alk-transcript")
+        self.box = widgets.VBox([widgets.HBox([self.previous, self.slider, self.next]),
+                                 self.page])
+        self.box.add_class("alk-transcript")
         self._show()
 
     def _move(self, step: int) -> None:
@@ -157,6 +172,14 @@ class TranscriptStepper(widgets.VBox):
         self.page.value = render(self.views[self.slider.value - 1])
         self.previous.disabled = self.slider.value == 1
         self.next.disabled = self.slider.value == len(self.views)
+
+    def static_html(self) -> str:
+        """Every call one under the other, each folded but the first: the stepper, unrolled."""
+        last = len(self.views)
+        calls = "".join(f'<details{" open" if number == 1 else ""} style="margin:4px 0">'
+                        f"<summary>call {number} of {last}</summary>{render(view)}</details>"
+                        for number, view in enumerate(self.views, start=1))
+        return f'<div class="alk-transcript-static">{calls}</div>'
 
 
 def cost_view(prefix: int, per_turn: int, budget: int, turns: int,
@@ -183,40 +206,58 @@ def cost_view(prefix: int, per_turn: int, budget: int, turns: int,
     return view
 
 
-def cost_figure(view: dict[str, Any], budget: int) -> bytes:
-    """A PNG of the curves in `view` (rendered without pyplot, so it needs no backend)."""
-    # Imported here: matplotlib costs about a second, and only the explorer draws.
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    figure = Figure(figsize=(7, 3.6), dpi=90)
-    FigureCanvasAgg(figure)
-    axes = figure.add_subplot()
-    axes.plot(view["turns"], view["cumulative"], label="cumulative input", color="#2563eb")
-    axes.plot(view["turns"], view["prefix_only"], label="if each call sent only the prefix",
-              color="#9ca3af", linestyle="--")
-    axes.axhline(budget, color="#c2410c", linestyle=":", label=f"budget {budget:,}")
-    if view["budget_turn"] <= view["turns"][-1]:
-        axes.axvline(view["budget_turn"], color="#c2410c",
-                     label=f"token cap fires: turn {view['budget_turn']}")
-    if view["turn_cap"]:
-        axes.axvline(view["turn_cap"], color="#15803d", linestyle="-.",
-                     label=f"turn cap: {view['turn_cap']}")
-    axes.set_xlabel("turn (model call)")
-    axes.set_ylabel("input tokens sent so far")
-    axes.yaxis.set_major_formatter(lambda value, _: f"{value:,.0f}")
-    axes.legend(loc="upper left", fontsize=8)
-    figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    return buffer.getvalue()
+def _ticks(top: float, count: int) -> list[int]:
+    """Tick values from 0 to at least `top`, in steps of 1, 2 or 5 times a power of ten."""
+    power = 10 ** (len(str(int(max(top / count, 1)))) - 1)
+    step = next(f * power for f in (1, 2, 5, 10) if f * power >= top / count)
+    return list(range(0, int(top) + step, step))
 
 
-class CostExplorer(widgets.VBox):
+def cost_figure(view: dict[str, Any], budget: int) -> str:
+    """An SVG chart of `view`: cumulative input per turn, the prefix alone, the budget, and the
+    turns where the token cap fires and the turn cap. Drawn here: matplotlib would cost a lesson
+    about a second to import, more than the rest of its cells."""
+    turns, y_ticks = view["turns"], _ticks(max(view["cumulative"][-1], budget) * 1.05, 6)
+    font = 'font-family="Helvetica, Arial, sans-serif" font-size="11"'
+
+    def at(turn: float, tokens: float) -> tuple[float, float]:  # plot area: x 78-626, y 12-286
+        return 78 + 548 * (turn - 1) / max(turns[-1] - 1, 1), 286 - 274 * tokens / y_ticks[-1]
+
+    lines = [("#2563eb", "none", "cumulative input", zip(turns, view["cumulative"], strict=True)),
+             ("#9ca3af", "6 4", "if each call sent only the prefix",
+              zip(turns, view["prefix_only"], strict=True)),
+             ("#c2410c", "2 3", f"budget {budget:,}", [(1, budget), (turns[-1], budget)])]
+    fires, cap = view["budget_turn"], view["turn_cap"]
+    for turn, colour, dash, label in [(fires, "#c2410c", "none", f"token cap fires: turn {fires}"),
+                                      (cap, "#15803d", "8 3 2 3", f"turn cap: {cap}")]:
+        if turn and turn <= turns[-1]:
+            lines.append((colour, dash, label, [(turn, 0), (turn, y_ticks[-1])]))
+    parts = ['<rect width="100%" height="100%" fill="white"/>']
+    parts += [f'<text x="72" y="{at(1, tick)[1] + 4:.1f}" text-anchor="end" {font}>{tick:,}</text>'
+              for tick in y_ticks]
+    parts += [f'<text x="{at(tick, 0)[0]:.1f}" y="302" text-anchor="middle" {font}>{tick}</text>'
+              for tick in _ticks(turns[-1], 8) if tick >= 1]
+    for number, (colour, dash, label, points) in enumerate(lines):
+        path = " ".join("{:.1f},{:.1f}".format(*at(*point)) for point in points)
+        style = f'fill="none" stroke="{colour}" stroke-width="2" stroke-dasharray="{dash}"'
+        parts.append(f'<polyline points="{path}" {style}><title>{label}</title></polyline>'
+                     f'<line x1="88" x2="112" y1="{24 + 15 * number}" y2="{24 + 15 * number}" '
+                     f'{style}/><text x="118" y="{28 + 15 * number}" {font}>{label}</text>')
+    parts.append(f'<rect x="78" y="12" width="548" height="274" fill="none" stroke="#6b7280"/>'
+                 f'<text x="352" y="322" text-anchor="middle" {font}>turn (model call)</text>'
+                 f'<text transform="translate(14,149) rotate(-90)" text-anchor="middle" {font}>'
+                 f"input tokens sent so far</text>")
+    return ('<svg xmlns="http://www.w3.org/2000/svg" width="640" height="330" '
+            f'viewBox="0 0 640 330" role="img">{"".join(parts)}</svg>')
+
+
+class CostExplorer(_Shown):
     """Sliders for prefix, growth per turn, budget and turn cap, and the curve they make."""
 
     def __init__(self, prefix: int = 3_000, per_turn: int = 1_500, budget: int = 400_000,
                  turn_cap: int = 25, turns: int = 40):
+        import ipywidgets as widgets
+
         slider = {"continuous_update": False, "style": {"description_width": "120px"},
                   "layout": widgets.Layout(width="460px")}
         self.prefix = widgets.IntSlider(prefix, 0, 20_000, 250, description="prefix", **slider)
@@ -228,12 +269,12 @@ class CostExplorer(widgets.VBox):
                                           **slider)
         self.turns = widgets.IntSlider(turns, 5, 80, 5, description="turns shown", **slider)
         self.summary = widgets.HTML()
-        self.plot = widgets.Image(format="png")
+        self.plot = widgets.HTML()
         controls = [self.prefix, self.per_turn, self.budget, self.turn_cap, self.turns]
         for control in controls:
             control.observe(lambda _: self.update(), names="value")
-        super().__init__([*controls, self.summary, self.plot])
-        self.add_class("alk-cost")
+        self.box = widgets.VBox([*controls, self.summary, self.plot])
+        self.box.add_class("alk-cost")
         self.update()
 
     def update(self) -> None:
@@ -249,3 +290,10 @@ class CostExplorer(widgets.VBox):
                      f"{view['at_turn_cap']:,}. First to fire: <b>{view['first_exit']}</b>.")
         self.summary.value = text
         self.plot.value = cost_figure(view, self.budget.value)
+
+    def static_html(self) -> str:
+        """The sliders' values, the summary and the curve, as a page without a kernel shows it."""
+        controls = (self.prefix, self.per_turn, self.budget, self.turn_cap, self.turns)
+        values = ", ".join(f"{c.description} {c.value:,}" for c in controls)
+        return (f'<div class="alk-cost-static"><p><i>{html.escape(values)}</i></p>'
+                f"<p>{self.summary.value}</p>{self.plot.value}</div>")

@@ -124,7 +124,7 @@ def _sdk_call(provider: str, body: dict, url: str):
 def test_every_cassette_replays_through_the_official_client(provider, scenario):
     exchanges = load_interactions(provider, scenario)
     path = replay.cassette_path(provider, scenario)
-    with cassettes.recorder("none").use_cassette(str(path)) as cassette:
+    with cassettes.use(path, record_mode="none") as cassette:
         for exchange in exchanges:
             if exchange["status"] >= 400:  # each client raises its own error for the status
                 with pytest.raises(Exception) as caught:

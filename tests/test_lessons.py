@@ -205,17 +205,6 @@ def test_lesson_runs_offline(run, executed):
             assert printed.startswith("[ok]") and "[differs]" not in printed, (name, printed)
 
 
-def test_each_lesson_sends_the_student_to_the_exercise_the_readme_pairs_it_with():
-    rows = re.findall(r"^\| \[(\d\d) [^|]*\|[^|]*\|[^|]*\|\s*(.*?)\s*\|$", (ROOT / "README.md")
-                      .read_text(), flags=re.M)
-    paired = {number: set(re.findall(r"exercises/(\d\d_\w+)/", cell)) for number, cell in rows}
-    assert len(paired) == len(LESSONS), "the README's lesson table has a row per lesson"
-    for path in LESSONS:
-        wanted = paired[path.stem[:2]]
-        links = set(re.findall(r"\.\./exercises/(\d\d_\w+)/", _read(path).cells[-1].source))
-        assert links == wanted, f"{path.name} links {sorted(links)}, README pairs {sorted(wanted)}"
-
-
 # ---- lesson 12 with and without a key -------------------------------------------------------
 
 LIVE_KEY = "sk-lesson-12-fake-key-0123456789"  # accepted by the emulator below, by nobody else

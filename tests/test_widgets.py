@@ -99,7 +99,7 @@ def test_the_page_shows_role_chips_and_escapes_text():
 
 def test_the_stepper_builds_and_steps(umbrella):
     stepper = TranscriptStepper(umbrella)
-    assert "alk-transcript" in stepper._dom_classes
+    assert "alk-transcript" in stepper.box._dom_classes
     assert stepper.slider.max == 2 and stepper.previous.disabled and not stepper.next.disabled
     assert "call 1," in stepper.page.value
     stepper.next.click()
@@ -132,14 +132,32 @@ def test_cost_view_names_the_exit_that_fires_first():
     assert cost_view(3_000, 1_500, 400_000, 30)["turn_cap"] is None
 
 
-def test_cost_figure_is_a_png():
+def test_cost_figure_draws_the_curves_the_budget_and_both_caps_as_plain_svg():
+    import xml.etree.ElementTree as ElementTree
+
     view = cost_view(3_000, 1_500, 400_000, 40, turn_cap=25)
-    assert cost_figure(view, 400_000).startswith(b"\x89PNG")
+    svg = ElementTree.fromstring(cost_figure(view, 400_000))
+    space = "{http://www.w3.org/2000/svg}"
+    lines = {line.findtext(f"{space}title"): line.get("points").split()
+             for line in svg.iter(f"{space}polyline")}
+    assert set(lines) == {"cumulative input", "if each call sent only the prefix",
+                          "budget 400,000", "token cap fires: turn 22", "turn cap: 25"}
+    assert len(lines["cumulative input"]) == 40
+    cap_x = float(lines["turn cap: 25"][0].split(",")[0])
+    fires_x = float(lines["token cap fires: turn 22"][0].split(",")[0])
+    assert fires_x < cap_x  # turn 22 left of turn 25
+    top_y = float(lines["cumulative input"][-1].split(",")[1])
+    budget_y = float(lines["budget 400,000"][0].split(",")[1])
+    assert top_y < budget_y  # the curve ends above the budget (SVG's y grows downwards)
+    assert not [e for e in svg.iter() if e.tag.endswith(("script", "image", "foreignObject"))]
+    shorter = ElementTree.fromstring(cost_figure(cost_view(3_000, 1_500, 400_000, 10), 400_000))
+    titles = [line.findtext(f"{space}title") for line in shorter.iter(f"{space}polyline")]
+    assert "token cap fires: turn 22" not in titles  # past the turns shown: not drawn
 
 
 def test_the_explorer_builds_and_follows_its_sliders():
     explorer = CostExplorer()
-    assert "alk-cost" in explorer._dom_classes
+    assert "alk-cost" in explorer.box._dom_classes
     assert "turn 22" in explorer.summary.value and "token_cap" in explorer.summary.value
     first_plot = explorer.plot.value
     explorer.prefix.value, explorer.per_turn.value = 5_000, 2_500
@@ -150,3 +168,30 @@ def test_the_explorer_builds_and_follows_its_sliders():
     assert "turn cap" not in explorer.summary.value
     explorer.prefix.value, explorer.per_turn.value = 0, 0
     assert "no budget is ever reached" in explorer.summary.value
+
+
+def test_without_a_kernel_the_stepper_shows_every_call_unrolled(umbrella):
+    bundle = TranscriptStepper(umbrella)._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle  # JupyterLab still steps
+    page = bundle["text/html"]
+    assert page.count("<details") == 2 and page.count("<details open") == 1
+    assert page.index("call 1, tool_choice=auto") < page.index("call 2, tool_choice=auto")
+    assert "<script" not in page and "alk-transcript-static" in page
+
+
+def test_without_a_kernel_the_explorer_shows_its_values_summary_and_curve():
+    explorer = CostExplorer()
+    explorer.prefix.value = 5_000
+    page = explorer._repr_mimebundle_()["text/html"]
+    assert "prefix 5,000" in page and explorer.summary.value in page
+    assert "<svg" in page and "cumulative input" in page and "<script" not in page
+
+
+def test_importing_the_widgets_module_loads_no_ipywidgets():
+    import subprocess
+    import sys
+
+    code = ("import sys, harness.widgets; "
+            "print('ipywidgets' in sys.modules, 'matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False"], "describe() alone must stay cheap to import"

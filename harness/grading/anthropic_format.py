@@ -181,7 +181,7 @@ def to_anthropic_tool_use_blocks(to_anthropic: Callable[..., Any]) -> None:
 
 @checked
 def to_anthropic_results_in_one_user_message(to_anthropic: Callable[..., Any]) -> None:
-    """All results of a round: tool_result blocks at the start of one user message."""
+    """All results of one turn: tool_result blocks at the start of one user message."""
     _check_anthropic(to_anthropic, ["two_cities", "three_cities, results last", "bench_press",
                                     "no_system_prompt"], _role_view("user", _user_hint))
 

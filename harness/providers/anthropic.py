@@ -1,6 +1,6 @@
 """Anthropic Messages (`POST /messages`): the neutral transcript to wire JSON and back.
 
-Thinking blocks go back first and unchanged, with their signatures; tool results of one round
+Thinking blocks go back first and unchanged, with their signatures; tool results of one turn
 share one user message and come before any text in it. With `prompt_cache=True` (the default)
 each request carries the top-level `cache_control` of Anthropic's automatic caching: the API
 puts a breakpoint on the last block, so every turn reads the transcript cached by the turn before
@@ -165,7 +165,7 @@ def _has_results(wire_message: dict[str, Any]) -> bool:
 
 
 def _add_to_user(wire: list[dict[str, Any]], block: dict[str, Any]) -> None:
-    """Add a block to the user message that holds this round's results, results before text."""
+    """Add a block to the user message that holds this turn's results, results before text."""
     if not (wire and _has_results(wire[-1])):
         wire.append({"role": "user", "content": [block]})
         return

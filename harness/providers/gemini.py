@@ -165,7 +165,7 @@ def _has_responses(content: dict[str, Any]) -> bool:
 
 
 def _add_to_user(contents: list[dict[str, Any]], part: dict[str, Any]) -> None:
-    """All results of a round share one user content, before any text added to it."""
+    """All results of one turn share one user content, before any text added to it."""
     if not (contents and _has_responses(contents[-1])):
         contents.append({"role": "user", "parts": [part]})
         return

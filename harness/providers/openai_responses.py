@@ -4,7 +4,8 @@ Every request sends the whole history with `store: false`, and asks for encrypte
 can go back on the next call; nothing relies on `previous_response_id`. The model's own output
 items go back as they came, ids included: reasoning, then the message item (`msg_...`), then the
 function calls (`fc_...`); the ids pair each with the reasoning item before it. No streaming, no
-retries, and no error flag on tool outputs (the kit's error results say "Error: ..." in text).
+retries, and no error flag on tool results (a `function_call_output` has none: the kit's error
+results say "Error: ..." in text).
 """
 
 from __future__ import annotations
