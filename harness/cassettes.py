@@ -201,6 +201,9 @@ def _httpx_only() -> Iterator[None]:
 with _httpx_only():
     import vcr
 
+NotInCassette = vcr.errors.CannotOverwriteExistingCassetteException
+"""What vcrpy raises for a request the cassette does not hold (and may not record)."""
+
 
 def recorder(record_mode: str) -> vcr.VCR:
     """A vcrpy configured for kit cassettes: scrubbing, readable YAML, semantic matching."""

@@ -1,7 +1,7 @@
 """Checks for exercise 1, message ordering: `append_round` here, `to_anthropic` re-exported.
 
 Each public function is one graded behaviour (its name is the grade id of its test cell). It runs
-the student's function and the reference on the same rounds and raises `CheckFailed` naming the
+the student's function and the reference on the same turns and raises `CheckFailed` naming the
 first divergence and the likely bug (results before the turn, merged, skipped, in completion
 order, or an unmatched id let through). Each cell looks only at its own sentence of the contract
 (the whole list and the caller's history; one result per call in any order; the order of the
@@ -46,7 +46,7 @@ APPEND_MODULES = ("harness.grading.reference",)
 
 def _run_rounds(append_round: Callable[..., Any], items: Sequence[Round]
                 ) -> list[tuple[Round, Outcome, list[Any]]]:
-    """Each round's outcome, and the history list the function was given, as it is after."""
+    """Each turn's outcome, and the history list the function was given, as it is after."""
     refuse_reference("append_round", append_round, APPEND_MODULES)
     outcomes = []
     with Watch(APPEND_MODULES) as watch:
@@ -95,7 +95,7 @@ def _round_divergence(item: Round, expected: Outcome, seen: Outcome) -> Divergen
 
 
 def _answers(messages: list[Any], item: Round) -> list[Any]:
-    """The tool messages that answer this round: those the history did not already hold."""
+    """The tool messages that answer this turn: those the history did not already hold."""
     earlier = [dict_message(m) for m in item.history]
     return [dict_message(m) for m in messages if isinstance(m, dict)
             and m.get("role") == "tool" and dict_message(m) not in earlier]

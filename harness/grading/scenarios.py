@@ -198,7 +198,7 @@ def _prompt(name: str) -> list[dict[str, Any]]:
 
 
 def rounds() -> dict[str, Round]:
-    """The rounds the append_round checks use, by name."""
+    """The turns the append_round checks use, by name."""
     lisbon = _turn_of(SCENARIOS["umbrella"].steps[0], "call_Lx01")
     read, compute = SCENARIOS["bench_press"].steps[:2]
     record = _turn_of(compute, "call_rec_02")
@@ -227,7 +227,7 @@ def rounds() -> dict[str, Round]:
 
 
 def generated_rounds(seed: int, count: int) -> list[Round]:
-    """Random rounds of one to five calls whose results finish in a random order."""
+    """Random turns of one to five calls whose results finish in a random order."""
     rng, items = random.Random(seed), []
     for index in range(count):
         size = rng.randint(1, 5)
