@@ -1,9 +1,10 @@
 """How long the lessons take to execute, against the kernel-start floor, in the same run.
 
 Executes every lesson in lessons/ top to bottom with nbclient (a fresh kernel each, offline, one
-provider setting), then the same number of trivial one-cell notebooks: what executing a notebook
-costs before any lesson code runs (kernel start, one cell, shutdown). One at a time, so the two
-figures are comparable. The difference is what the lessons' own cells cost.
+provider setting), with every your-turn piece filled in with its worked answer (as a student who
+finished the lesson runs it: every check passes, later cells use the student's pieces), then the
+same number of trivial one-cell notebooks: what executing a notebook costs before any lesson code
+runs (kernel start, one cell, shutdown). One at a time, so the two figures are comparable. The difference is what the lessons' own cells cost.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+
+from harness.practice import with_answers
 
 LESSONS = sorted((Path(__file__).resolve().parent.parent / "lessons").glob("*.ipynb"))
 PROVIDER = os.environ.get("AGENT_LOOP_KIT_PROVIDER", "anthropic")
@@ -40,10 +43,11 @@ def main() -> None:
         print("no lessons found")
         return
     _seconds(trivial(), LESSONS[0].parent)  # warm the disk cache and imports once
-    lessons = {path.stem: _seconds(nbformat.read(path, as_version=4), path.parent)
+    lessons = {path.stem: _seconds(with_answers(nbformat.read(path, as_version=4)), path.parent)
                for path in LESSONS}
     floor = [_seconds(trivial(), LESSONS[0].parent) for _ in LESSONS]
-    print(f"provider: {PROVIDER}, {len(lessons)} lessons, executed one at a time")
+    print(f"provider: {PROVIDER}, {len(lessons)} lessons with the answers filled in, "
+          "executed one at a time")
     for name, seconds in lessons.items():
         print(f"  {name:24} {seconds:5.1f} s")
     total, floor_total = sum(lessons.values()), sum(floor)

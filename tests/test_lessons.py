@@ -25,7 +25,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from harness.practice import pieces
+from harness.practice import pieces, with_answers
 from harness.replay import PROVIDERS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,20 +62,11 @@ def kernel_env(provider: str) -> dict[str, str]:
     return env
 
 
-def filled(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """The lesson with every your-turn cell replaced by the piece's worked answer."""
-    for cell in notebook.cells:
-        if "your-turn" in cell.metadata.get("tags", []):
-            name = re.search(r"^def (\w+)\(", cell.source, flags=re.M).group(1)
-            cell.source = (LESSONS_DIR / pieces()[name].answer_file).read_text()
-    return notebook
-
-
 async def execute(path: Path, provider: str, mode: str = BLANK
                   ) -> tuple[nbformat.NotebookNode, float]:
     """Run a copy of the lesson in a fresh kernel started in lessons/, as a learner would:
     as committed (`BLANK`: every piece unwritten) or with every worked answer filled in."""
-    notebook = _read(path) if mode == BLANK else filled(_read(path))
+    notebook = _read(path) if mode == BLANK else with_answers(_read(path))
     notebook.cells.append(nbformat.v4.new_code_cell(GUARD_CHECK))
     client = NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3",
                             allow_errors=True, resources={"metadata": {"path": str(path.parent)}})

@@ -11,13 +11,22 @@ then, so a blank or wrong piece never stops the lesson.
 Each lesson's pieces are defined in its own module (`harness.practice.lesson03` ...): the reference
 function, the section that explains it, and its behaviours. `answer(name)` is the worked answer's
 source, and `write_answers()` writes every one into `lessons/answers/`, one file per piece, for
-`%load`. Pieces that a graded exercise grades are not here: the lesson sends you to the exercise.
+`%load`; `with_answers(notebook)` fills a lesson in with them. Pieces that a graded exercise
+grades are not here: the lesson sends you to the exercise.
 
 This package scores nothing. It reuses the graded exercises' report machinery
 (`harness.grading.report`: the divergence message, running student code under a deadline) so that
 a lesson's check and an exercise's self-check speak the same way.
 """
 
-from harness.practice.engine import PIECES, Piece, answer, check, pieces, write_answers
+from harness.practice.engine import (
+    PIECES,
+    Piece,
+    answer,
+    check,
+    pieces,
+    with_answers,
+    write_answers,
+)
 
-__all__ = ["PIECES", "Piece", "answer", "check", "pieces", "write_answers"]
+__all__ = ["PIECES", "Piece", "answer", "check", "pieces", "with_answers", "write_answers"]

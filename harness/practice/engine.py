@@ -15,6 +15,7 @@ import importlib
 import inspect
 import io
 import pkgutil
+import re
 import textwrap
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -230,3 +231,13 @@ def write_answers(folder: Path = ANSWERS) -> list[Path]:
         path.write_text(answer(name))
         written.append(path)
     return written
+
+
+def with_answers(notebook: Any) -> Any:
+    """The lesson notebook (an nbformat node, changed in place) with each your-turn cell holding
+    its piece's worked answer: a lesson as a student who finished every piece has it."""
+    for cell in notebook.cells:
+        if "your-turn" in cell.metadata.get("tags", []):
+            name = re.search(r"^def (\w+)\(", cell.source, flags=re.M).group(1)
+            cell.source = (ANSWERS.parent / _find(name).answer_file).read_text()
+    return notebook
