@@ -4,7 +4,8 @@ Executes every lesson in lessons/ top to bottom with nbclient (a fresh kernel ea
 provider setting), with every your-turn piece filled in with its worked answer (as a student who
 finished the lesson runs it: every check passes, later cells use the student's pieces), then the
 same number of trivial one-cell notebooks: what executing a notebook costs before any lesson code
-runs (kernel start, one cell, shutdown). One at a time, so the two figures are comparable. The difference is what the lessons' own cells cost.
+runs (kernel start, one cell, shutdown). One at a time, so the two figures are comparable. The
+difference is what the lessons' own cells cost.
 """
 
 from __future__ import annotations
