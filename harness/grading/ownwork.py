@@ -18,7 +18,7 @@ import types
 from collections.abc import Iterable
 from typing import Any
 
-from harness.grading.report import CheckFailed
+from harness.grading.report import CheckFailed, observed
 
 _codes_cache: dict[str, dict[types.CodeType, str]] = {}
 
@@ -115,6 +115,7 @@ class Watch:
         threading.setprofile(self._previous_threads)
 
 
+@observed
 def refuse_reference(subject: str, obj: Any, modules: Iterable[str]) -> None:
     """Fail at once when `obj` is the reference itself, re-exported or subclassed."""
     origin = reference_origin(obj, list(modules))
@@ -125,6 +126,7 @@ def refuse_reference(subject: str, obj: Any, modules: Iterable[str]) -> None:
             f"reference: write {subject} yourself in the solution cell.")
 
 
+@observed
 def refuse_calls(subject: str, watch: Watch) -> None:
     """Fail when the student's code called into the reference while it ran."""
     if watch.switched_off:
