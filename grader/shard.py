@@ -65,7 +65,7 @@ AUTOGRADED = ".autograded"
 """The file nbgrader's post-convert hook appends to, a line per submission: the shard's progress."""
 
 _RUNNING: set[int] = set()
-"""Process groups of the shards running in this process (nbgrader, re-checks)."""
+"""Process groups of the shards running in this process (nbgrader, grading processes)."""
 
 
 def stop_all() -> None:

@@ -5,10 +5,11 @@
 lesson. It renders in Jupyter as that message alone, with no traceback, so the source of a test
 cell (hidden tests included) never shows up in an output. `sandbox` wraps a check: warnings are
 silenced and printing is captured (nbgrader scores a test cell 0 for any output on stderr), and a
-deadline stops code that never returns. `hide_sources_when_autograding` switches IPython to
-minimal tracebacks while nbgrader autogrades, so that even an error the checks do not raise (a
-NameError when a solution cell failed) cannot quote a hidden test line into the feedback. This
-module does not compare anything.
+deadline stops code that never returns. `observed` marks the functions through which the checks
+run student code, where the class grader records their results. `hide_sources_when_autograding`
+switches IPython to minimal tracebacks while nbgrader autogrades, so that even an error the
+checks do not raise (a NameError when a solution cell failed) cannot quote a hidden test line
+into the feedback. This module does not compare anything.
 """
 
 from __future__ import annotations

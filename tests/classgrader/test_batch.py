@@ -40,6 +40,27 @@ def test_culprit_is_the_cell_the_kernel_was_running_when_it_stopped():
     assert batch.culprit([]) is None
 
 
+def test_it_refuses_to_grade_unsandboxed_unless_told_it_is_unsafe(monkeypatch, tmp_path):
+    from grader import sandbox
+
+    monkeypatch.setattr(sandbox, "unavailable", lambda: "the sandbox needs Linux (this is darwin)")
+    with pytest.raises(SystemExit) as refused:
+        batch.main(["*", "--course", str(tmp_path)])
+    message = str(refused.value)
+    assert message.startswith("refusing to grade") and "this is darwin" in message
+    assert "container recipe" in message and "--unsafe-no-sandbox" in message
+
+    class Graded(Exception):
+        pass
+
+    def grade(options):
+        raise Graded(options.unsafe_no_sandbox)
+
+    monkeypatch.setattr(batch, "Batch", grade)
+    with pytest.raises(Graded):  # told, it goes on to grade
+        batch.main(["*", "--course", str(tmp_path), "--unsafe-no-sandbox"])
+
+
 def test_progress_line_has_a_bar_and_an_eta():
     stream = io.StringIO()
     progress = Progress(4, stream=stream)
