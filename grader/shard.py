@@ -13,6 +13,7 @@ thread or on a Dask worker, which needs only this package, nbgrader and bwrap in
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -103,12 +104,7 @@ def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dic
     common = {"readable": [Path(harness.__file__).parent, Path(__file__).parent],
               "hidden": [scratch, *payload.get("private", [])],
               "limits": {"memory_mb": payload.get("memory_mb") or 0}, "env": {ENV: env[ENV]}}
-    # Sandboxed kernels cannot write bytecode: compile what they import here, once, so that no
-    # kernel recompiles IPython (this imports only the kit and its dependencies, never a student's).
-    subprocess.run([sys.executable, "-c", "import ipykernel.kernelapp, harness.grading, "
-                    "grader.kernel_log, grader.verdict, IPython.core.inputtransformer2"],
-                   env=env, cwd=scratch, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+    _compiled(env["PYTHONPATH"])
     paths = {"kernel": scratch / "sandbox-kernel.json",
              "verdict": scratch / "sandbox-verdict.json"}
     paths["kernel"].write_text(json.dumps(sandbox.settings(**common,
@@ -117,6 +113,18 @@ def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dic
     specs = sandbox.kernelspec(str(scratch / ".jupyter"), paths["kernel"])
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [specs, env.get("JUPYTER_PATH")]))
     return paths
+
+
+@functools.cache
+def _compiled(path: str) -> None:
+    """Sandboxed kernels cannot write bytecode: compile what they import, once per process (the
+    first shard's), so that no kernel recompiles IPython. This imports only the kit (from
+    `path`, as the kernels do) and its dependencies, never a student's code."""
+    subprocess.run([sys.executable, "-P", "-c", "import ipykernel.kernelapp, harness.grading, "
+                    "grader.kernel_log, grader.verdict, IPython.core.inputtransformer2"],
+                   env={**os.environ, "PYTHONPATH": path}, cwd=tempfile.gettempdir(),
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
 
 
 def _write_course(scratch: Path, payload: dict[str, Any]) -> None:

@@ -54,12 +54,12 @@ def _test(cell: dict[str, Any], namespace: dict[str, Any], record: dict[str, Any
     if not isinstance(record, dict):
         return {"score": 0.0, "max": points, "note": "the test did not run to its end in the "
                 "notebook (no record of what the student's code gave the checks)"}
-    names = {name: evidence.Submitted(name) if value == "$callable" else evidence.decode(value)
-             for name, value in dict(record.get("names") or {}).items()}
     replayer = evidence.Replayer(list(record.get("calls") or []))
     report = sys.modules["harness.grading.report"]
     report.observer = replayer
     try:
+        names = {str(name): evidence.Submitted(name) if value == "$callable"
+                 else evidence.decode(value) for name, value in dict(record["names"]).items()}
         score = _score(_run(cell["source"], {**namespace, **names}, f"<test {cell['name']}>"),
                        points)
         note = None if not replayer.calls else "the notebook's run made calls the checks did not"
@@ -102,10 +102,14 @@ def main() -> int:
         for key, text in item["evidence"].items():
             try:
                 records[key] = json.loads(text)
-            except ValueError:
+            except Exception:  # noqa: BLE001 (not JSON, or nested past the parser's depth)
                 records[key] = None
+        # One notebook's records cannot stop the shard's other notebooks from being graded.
         with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
-            results[item["key"]] = grade(item["cells"], records)
+            try:
+                results[item["key"]] = grade(item["cells"], records)
+            except Exception:  # noqa: BLE001 (its tests then score 0, each with a note)
+                results[item["key"]] = {"scores": {}}
     json.dump(results, out)
     return 0
 
