@@ -47,8 +47,7 @@ chromium:
 # Two pytest-xdist workers (tests that share work stay in one worker: tests/conftest.py).
 TEST_WORKERS ?= 2
 test: $(VENV)/.test chromium
-	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup \
-		$(PYTEST_ARGS)
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check harness grader tests bench

@@ -10,7 +10,7 @@ from harness import guard
 SHARED = {"tests/classgrader/test_hostile.py": "graded class",
           "tests/classgrader/test_warnings.py": "graded class",
           "tests/test_exercises.py": "graded class"}
-"""Modules that share one process's work, by the group that runs them."""
+"""Modules that share one process's work, by the name of the group that runs them."""
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -21,9 +21,15 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     guard.uninstall()
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if not any(item.iter_markers("xdist_group")):
-            module = item.nodeid.split("::")[0]
-            item.add_marker(pytest.mark.xdist_group(SHARED.get(module, module)))
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """xdist's scheduling by module, with the SHARED modules as one. (Not `--dist loadgroup`:
+    pytest-xdist 3.8 marks groups in a node attribute that pytest 9 no longer reads.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Shared(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::")[0]
+            return SHARED.get(module, module)
+
+    return Shared(config, log)
