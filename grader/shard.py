@@ -117,9 +117,8 @@ def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dic
 
 @functools.cache
 def _compiled(path: str) -> None:
-    """Sandboxed kernels cannot write bytecode: compile what they import, once per process (the
-    first shard's), so that no kernel recompiles IPython. This imports only the kit (from
-    `path`, as the kernels do) and its dependencies, never a student's code."""
+    """Sandboxed kernels cannot write bytecode: compile what they import (the kit from `path`,
+    and its dependencies; never a student's code) once per process, for every kernel."""
     subprocess.run([sys.executable, "-P", "-c", "import ipykernel.kernelapp, harness.grading, "
                     "grader.kernel_log, grader.verdict, IPython.core.inputtransformer2"],
                    env={**os.environ, "PYTHONPATH": path}, cwd=tempfile.gettempdir(),
