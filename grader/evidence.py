@@ -13,9 +13,9 @@ The checks run and judge student code only through the functions marked
   that involves the student gets the recorded data back instead of running anything.
 
 The data is the submission's answer and is trusted for nothing else: it decodes to plain values,
-harness's own dataclasses, enums and exceptions (classes already imported, never imported by
-name), or opaque stand-ins that run nothing; a call whose inputs differ from the recording fails
-the test. This module does not decide scores.
+harness's own dataclasses, pydantic models, enums, exceptions and objects (classes already
+imported, never imported by name; no __init__ run), or opaque stand-ins that run nothing; a call
+whose inputs differ from the recording fails the test. This module does not decide scores.
 """
 
 from __future__ import annotations
@@ -56,11 +56,8 @@ class Submitted:
     def __init__(self, name: str):
         self.__name__ = self.__qualname__ = name
 
-    def __repr__(self) -> str:
-        return f"<the submission's {self.__name__}>"
 
-
-def _path(kind: type | Any) -> str:
+def _path(kind: Any) -> str:
     return f"{kind.__module__}:{kind.__qualname__}"
 
 
@@ -90,8 +87,6 @@ def encode(value: Any, *, digest: bool = False, depth: int = 0) -> Any:
     if isinstance(value, set | frozenset):
         return {"$frozenset" if isinstance(value, frozenset) else "$set": [again(item)
                                                                           for item in value]}
-    if isinstance(value, bytes):
-        return {"$bytes": value.hex()}
     if isinstance(value, BaseException):
         return {"$exc": [_path(kind), "" if digest else _text(value)]}
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -99,6 +94,11 @@ def encode(value: Any, *, digest: bool = False, depth: int = 0) -> Any:
                                       for f in dataclasses.fields(value)}]}
     if callable(value) and hasattr(value, "__qualname__"):
         return {"$opaque": ["function", f"{value.__module__}.{value.__qualname__}"]}
+    if _harness_class(_path(kind)) is kind:  # harness's own pydantic models and objects
+        if hasattr(value, "model_dump"):
+            return {"$model": [_path(kind), again(value.model_dump())]}
+        if hasattr(value, "__dict__"):
+            return {"$obj": [_path(kind), again(dict(vars(value)))]}
     return {"$opaque": [kind.__qualname__, "" if digest else _text(value, repr)]}
 
 
@@ -123,10 +123,10 @@ def decode(data: Any) -> Any:
             return {decode(k): decode(v) for k, v in body}
         if tag in ("$set", "$frozenset"):
             return (set if tag == "$set" else frozenset)(decode(item) for item in body)
-        if tag == "$bytes":
-            return bytes.fromhex(body)
         if tag == "$exc":
-            return exception(*body)
+            error = _exception_class(body[0]).__new__(_exception_class(body[0]))
+            error.args = (body[1],)
+            return error
         if tag == "$enum":
             kind = _harness_class(body[0])
             return kind(decode(body[1])) if kind and issubclass(kind, enum.Enum) \
@@ -138,6 +138,16 @@ def decode(data: Any) -> Any:
                 return kind(**fields)  # type: ignore[misc]
             except Exception:  # noqa: BLE001 (not one of harness's dataclasses, or other fields)
                 return Opaque(body[0], repr(fields))
+        if tag in ("$model", "$obj"):
+            kind = _harness_class(body[0])
+            try:  # a model is validated again; an object gets its state back, no __init__ run
+                if tag == "$model":
+                    return kind.model_validate(decode(body[1]))  # type: ignore[union-attr]
+                found = object.__new__(kind)  # type: ignore[arg-type]
+                found.__dict__.update(decode(body[1]))
+                return found
+            except Exception:  # noqa: BLE001 (not one of harness's, or not this shape)
+                return Opaque(str(body[0]), repr(body[1]))
         if tag == "$opaque":
             return Opaque(*body)
     return {k: decode(v) for k, v in data.items()}
@@ -166,11 +176,6 @@ def _exception_class(path: str) -> type:
                                 "__module__": base.__module__})
 
 
-def exception(path: str, text: str) -> BaseException:
-    kind = _exception_class(path)
-    error = kind.__new__(kind)
-    error.args = (text,)
-    return error
 
 
 def digest_of(args: tuple, kwargs: dict, student: Any) -> str:

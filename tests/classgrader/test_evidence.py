@@ -100,12 +100,21 @@ def test_records_that_do_not_fit_the_checks_calls_score_zero():
 
 
 def test_data_comes_back_as_the_same_types_and_runs_nothing():
-    value = {"a": (1, 2.5, None), 3: {frozenset({"x"})}, "$b": [b"\x00", True],
+    value = {"a": (1, 2.5, None), 3: {frozenset({"x"})}, "$b": [None, True],
              "c": report.Outcome(value=[1], error=KeyError("k"))}
     back = evidence.decode(json.loads(json.dumps(evidence.encode(value))))
     assert back["a"] == (1, 2.5, None) and back[3] == {frozenset({"x"})}
-    assert back["$b"] == [b"\x00", True] and isinstance(back["c"], report.Outcome)
+    assert back["$b"] == [None, True] and isinstance(back["c"], report.Outcome)
     assert isinstance(back["c"].error, KeyError) and str(back["c"].error) == "'k'"
+    from harness.messages import AssistantMessage, ToolCall
+    from harness.scripted import ScriptedModel, Step
+
+    message = AssistantMessage(content="hi", tool_calls=[ToolCall(id="c1", name="f",
+                                                                  arguments={"x": 1})])
+    model = ScriptedModel([Step.say("Hello!")])
+    back = evidence.decode(json.loads(json.dumps(evidence.encode([message, model]))))
+    assert back[0] == message and type(back[1]) is ScriptedModel
+    assert vars(back[1]).keys() == vars(model).keys()
     check_failed = evidence.decode(evidence.encode(report.CheckFailed("no")))
     assert isinstance(check_failed, report.CheckFailed) and str(check_failed) == "no"
     # Named classes outside harness are never looked up, let alone imported or called.
