@@ -45,8 +45,10 @@ chromium:
 		|| (echo "installing chromium for the browser test" && apt-get update -qq \
 		    && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 
+# Two pytest-xdist workers (tests that share work stay in one worker: tests/conftest.py).
+TEST_WORKERS ?= 2
 test: $(VENV)/.test chromium
-	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest $(PYTEST_ARGS)
+	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: $(VENV)/.test
 	$(BIN)/ruff check harness grader tests bench book

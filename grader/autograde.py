@@ -12,7 +12,8 @@ with --force; `--student ID` regrades that student and replaces only their rows)
 shards that each run `nbgrader autograde` in a scratch course of their own (`shard`), with
 every kernel contained by the operating system (`sandbox`; Linux; elsewhere run the grader in
 the container recipe, or pass --unsafe-no-sandbox to grade with no containment at all) and every
-test re-checked outside its notebook (`recheck`). A submission whose kernel dies or hangs is
+test judged again by the checks in a process that runs no student code, from what the kernel
+recorded (`verdict`). A submission whose kernel dies or hangs is
 graded again without the cell that stopped it. One writer merges the results (`merge`) and
 writes grades.csv with nbgrader's exporter, then lists near-copies in the class (`copies`) in
 copies.csv beside it, for review. Shards run in --jobs local threads (default: one per core) or on

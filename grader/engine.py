@@ -74,7 +74,8 @@ def _clock(seconds: float) -> str:
 
 
 class LocalEngine:
-    """Shards in `jobs` threads; each shard's nbgrader and re-check are processes of their own."""
+    """Shards in `jobs` threads; each shard's nbgrader and grading process run as processes of
+    their own."""
 
     def __init__(self, jobs: int):
         self.jobs = max(1, jobs)

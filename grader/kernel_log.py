@@ -1,9 +1,11 @@
 """The IPython extension every graded kernel loads: it skips the cells that stopped this kernel
-before, and logs each cell it runs, so the grader knows which cell to leave out when a kernel dies.
+before, logs each cell it runs (so the grader knows which cell to leave out when a kernel dies),
+and records what the student's code gave the checks in each test (`grader.evidence`).
 
 It guards nothing: the operating system contains the kernel (`grader.sandbox`), and the log is
 data from inside the sandbox, trusted only to choose which of this submission's own cells to skip
-on its next attempt (the sandbox lets each kernel append to its own log file and no other).
+on its next attempt, and as the submission's answers, which the grading process judges
+(`grader.verdict`). The sandbox lets each kernel append to its own log file and no other.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ import os
 from typing import Any
 
 ENV = "AGENT_LOOP_KIT_GRADING"
-"""JSON settings from the grader: {"progress": the cell logs' folder, "skip": {name: [digest]}}."""
+"""JSON settings from the grader: {"progress": the cell logs' folder, "skip": {name: [digest]},
+"tests": [digest of each test cell's source]}."""
 
 
 def settings() -> dict[str, Any]:
@@ -38,6 +41,45 @@ def digest(source: str) -> str:
     import hashlib
 
     return hashlib.sha1(source.rstrip("\n").encode()).hexdigest()[:16]
+
+
+def _record_tests(ipython: Any, tests: frozenset[str], log: int) -> None:
+    """Around each test cell, record the student's side of the checks' calls into the log, as
+    `evidence DIGEST JSON` (the names the cell passes: the callables among them are the
+    student's objects the recorder watches for)."""
+    import ast
+    import types
+
+    import harness.grading.report
+    from grader.evidence import Recorder
+
+    recorder, running = Recorder(), []
+    harness.grading.report.observer = recorder
+    write, dumps = os.write, json.dumps
+
+    def before(info: Any) -> None:
+        running[:] = []
+        name = digest(info.raw_cell)
+        if name not in tests:
+            return
+        try:
+            used = {node.id for node in ast.walk(ast.parse(info.raw_cell))
+                    if isinstance(node, ast.Name)}
+        except SyntaxError:
+            used = set()
+        names = {n: ipython.user_ns[n] for n in sorted(used) if n in ipython.user_ns
+                 and not isinstance(ipython.user_ns[n], types.ModuleType)}
+        recorder.begin(names)
+        running.append(name)
+
+    def after(result: Any) -> None:
+        if running:
+            data = f"evidence {running.pop()} {dumps(recorder.end())}\n".encode()
+            while data:
+                data = data[write(log, data):]
+
+    ipython.events.register("pre_run_cell", before)
+    ipython.events.register("post_run_cell", after)
 
 
 def load_ipython_extension(ipython: Any) -> None:
@@ -69,5 +111,7 @@ def load_ipython_extension(ipython: Any) -> None:
 
         ipython.events.register("pre_run_cell", before)
         ipython.events.register("post_run_cell", after)
+        if config.get("tests"):
+            _record_tests(ipython, frozenset(config["tests"]), log)
     if log is not None:
         os.write(log, b"guarded\n")  # the merge checks that the extension loaded

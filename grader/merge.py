@@ -5,8 +5,9 @@ nbgrader's own code: the student and the submission with its timestamp through t
 API, then nbgrader's `SaveAutoGrades` preprocessor on each executed notebook (each test's score,
 "No response." comments) and, once the grader's caps are in, its `AssignLatePenalties`
 preprocessor (the course's late-submission plugin). What the grader adds: it caps each test at
-the re-check's score (a capped test gets an error output, a comment saying why, and its notebook a
-flag), removes hidden-test lines from outputs, and copies the autograded files into place.
+the grading process's score (`verdict`: a capped test gets an error output, a comment saying
+why, and its notebook a flag), removes hidden-test lines from outputs, and copies the autograded
+files into place.
 `export` writes grades.csv with nbgrader's own CSV exporter. Nothing here runs student code.
 """
 
@@ -26,7 +27,7 @@ from nbgrader.preprocessors import AssignLatePenalties, SaveAutoGrades
 
 from grader.course import Course
 
-RECHECK = "RecheckFailed"
+CAPPED = "GraderCapped"
 
 
 @dataclass
@@ -164,10 +165,10 @@ class Merger:
 
     def _cap(self, notebook: dict[str, Any], name: str, result: dict[str, Any],
              submission: Any) -> bool:
-        """Cap each test at the re-check's score; annotate what was capped. True if changed."""
+        """Cap each test at the grading process's score; annotate what was capped. True if
+        changed."""
         student, assignment = result["student"], result["assignment"]
-        rechecked = result.get("recheck", {}).get(name) or {}
-        scores = rechecked.get("scores", {})
+        scores = (result.get("verdict", {}).get(name) or {}).get("scores", {})
         changed = False
         for cell in notebook.get("cells", []):
             meta = cell.get("metadata", {}).get("nbgrader", {})
@@ -178,8 +179,8 @@ class Merger:
                 continue
             found = scores.get(meta["grade_id"])
             if found is None:
-                why = rechecked.get("error") or "the re-check did not grade this test"
-                found = {"score": 0.0, "note": f"{why}; capped to 0 until someone looks"}
+                found = {"score": 0.0, "note": "the grading process did not grade this test; "
+                         "capped to 0 until someone looks"}
             if found["score"] >= grade.auto_score:
                 continue
             self.incidents.append(Incident(student, assignment, found["note"] or "", name,
@@ -210,7 +211,7 @@ class Merger:
                 except MissingEntry:
                     return
                 text = (f"Test {meta['grade_id']} was capped at {found['score']:g} by the "
-                        f"re-check: {found['note']}")
+                        f"grader: {found['note']}")
                 comment.auto_comment = "\n".join(filter(None, [comment.auto_comment, text]))
                 return
 
@@ -271,10 +272,10 @@ def _texts(output: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
 
 
 def _annotation(found: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
-    message = (f"the out-of-kernel re-check scored this test {found['score']:g} of "
+    message = (f"the grader's own run of the checks scored this test {found['score']:g} of "
                f"{meta.get('points', 0):g}: {found['note']}")
-    return {"output_type": "error", "ename": RECHECK, "evalue": message,
-            "traceback": [f"\x1b[0;31m{RECHECK}\x1b[0m: {message}"]}
+    return {"output_type": "error", "ename": CAPPED, "evalue": message,
+            "traceback": [f"\x1b[0;31m{CAPPED}\x1b[0m: {message}"]}
 
 
 def export(course: Course, path: Path) -> list[tuple[str, str]]:

@@ -91,14 +91,11 @@ def unavailable(bwrap=None):
     return None
 
 
-def settings(*, readable, hidden, limits=None, env=None, logs=None, forks=False, bwrap=None):
+def settings(*, readable, hidden, limits=None, env=None, logs=None, bwrap=None):
     """The launcher's settings: what a kernel may read besides the system and Python, what it must
     never see, its limits (see LIMITS) and variables to set. `logs`: a folder where each kernel
     may append to one file of its own, named after its folder (`STUDENT.ASSIGNMENT.log`, the
-    grader's cell log). `forks`: the sandboxed process may start processes (a warm parent that
-    forks children, each confining itself with `seccomp.confine_child` before running student
-    code).
-    Plain data, written to a file."""
+    grader's cell log). Plain data, written to a file."""
     unknown = set(limits or {}) - set(LIMITS)
     if unknown:
         raise ValueError(f"unknown sandbox limits {sorted(unknown)}; known: {sorted(LIMITS)}")
@@ -107,7 +104,7 @@ def settings(*, readable, hidden, limits=None, env=None, logs=None, forks=False,
                                                                          for p in readable}),
             "hidden": sorted(os.path.realpath(p) for p in hidden),
             "limits": {**LIMITS, **(limits or {})}, "env": dict(env or {}),
-            "logs": os.path.realpath(logs) if logs else None, "forks": bool(forks)}
+            "logs": os.path.realpath(logs) if logs else None}
 
 
 def kernelspec(folder, settings_file, *, python=None, name="python3"):
@@ -165,7 +162,7 @@ def command(config, argv, *, cwd, sockets=None, connection=None, fds=None):
     for name, value in sorted(env.items()):
         args += ["--setenv", name, value]
     read, write = os.pipe()
-    os.write(write, seccomp_program(forks=config.get("forks", False)))
+    os.write(write, seccomp_program())
     os.close(write)
     fds.append(read)
     return [*args, "--seccomp", str(read), "--", *argv]

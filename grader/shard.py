@@ -3,16 +3,17 @@
 `grade_shard(payload)` builds a scratch course in a new temporary folder (the course's config with
 the batch's settings, a gradebook holding only the assignments, these students' submissions and
 the source's supporting files), runs `nbgrader autograde` there in its own process group under a
-wall-clock bound, and the re-check (`recheck`) beside it. Every kernel
-and every re-check runs in the OS sandbox (`sandbox`), unless the payload says "sandbox": False
-(the instructor's --unsafe-no-sandbox). It returns plain data: each submission's autograded
-files, its kernel's cell log, the re-check's scores. It never touches the instructor's course
-(the batch merges the results) and runs the same in a local thread or on a Dask worker, which
-needs only this package, nbgrader and bwrap installed.
+wall-clock bound, then the grading process (`verdict`) on what each test's kernel recorded. Every
+kernel runs in the OS sandbox (`sandbox`), and so does the grading process, unless the payload
+says "sandbox": False (the instructor's --unsafe-no-sandbox). It returns plain data: each
+submission's autograded files, its kernel's cell log, the grading process's scores. It never
+touches the instructor's course (the batch merges the results) and runs the same in a local
+thread or on a Dask worker, which needs only this package, nbgrader and bwrap installed.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shutil
@@ -21,7 +22,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -29,7 +29,6 @@ from typing import Any
 
 import harness
 from grader import sandbox
-from grader.cells import plan
 from grader.kernel_log import ENV, digest
 from harness.cassettes import CASSETTES
 
@@ -68,7 +67,7 @@ AUTOGRADED = ".autograded"
 """The file nbgrader's post-convert hook appends to, a line per submission: the shard's progress."""
 
 _RUNNING: set[int] = set()
-"""Process groups of the shards running in this process (nbgrader, re-checks)."""
+"""Process groups of the shards running in this process (nbgrader, grading processes)."""
 
 
 def stop_all() -> None:
@@ -97,28 +96,36 @@ def _environment(scratch: Path, policy: dict[str, Any]) -> dict[str, str]:
 
 
 def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dict[str, Path]:
-    """Sandbox settings for the shard's kernels and re-checks, and nbgrader's python3 kernelspec
-    pointed at the launcher. Each sees the checks (harness/, grader/) and the cassettes the
-    capstone replays (scrubbed: no key is in them), nothing of the course."""
+    """Sandbox settings for the shard's kernels and grading process, and nbgrader's python3
+    kernelspec pointed at the launcher. Each sees the checks (harness/, grader/) and the cassettes
+    the capstone replays (scrubbed: no key is in them), nothing of the course."""
     reason = sandbox.unavailable()
     if reason:
         raise RuntimeError(f"cannot sandbox graded code on {socket.gethostname()}: {reason}")
     common = {"readable": [Path(harness.__file__).parent, Path(__file__).parent, CASSETTES],
               "hidden": [scratch, *payload.get("private", [])],
               "limits": {"memory_mb": payload.get("memory_mb") or 0}, "env": {ENV: env[ENV]}}
-    # Sandboxed kernels cannot write bytecode: compile what they import here, once, so that no
-    # kernel recompiles IPython (this imports only the kit and its dependencies, never a student's).
-    subprocess.run([sys.executable, "-c", "import ipykernel.kernelapp, harness.grading, "
-                    "harness.grading.capstone, harness.record, grader.kernel_log, "
-                    "grader.recheck"], env=env, cwd=scratch,
-                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    paths = {"kernel": scratch / "sandbox-kernel.json", "recheck": scratch / "sandbox-recheck.json"}
+    _compiled(env["PYTHONPATH"])
+    paths = {"kernel": scratch / "sandbox-kernel.json",
+             "verdict": scratch / "sandbox-verdict.json"}
     paths["kernel"].write_text(json.dumps(sandbox.settings(**common,
                                                            logs=scratch / ".progress")))
-    paths["recheck"].write_text(json.dumps(sandbox.settings(**common, forks=True)))
+    paths["verdict"].write_text(json.dumps(sandbox.settings(**common)))
     specs = sandbox.kernelspec(str(scratch / ".jupyter"), paths["kernel"])
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [specs, env.get("JUPYTER_PATH")]))
     return paths
+
+
+@functools.cache
+def _compiled(path: str) -> None:
+    """Sandboxed kernels cannot write bytecode: compile what they import (the kit from `path`,
+    and its dependencies; never a student's code) once per process, for every kernel."""
+    subprocess.run([sys.executable, "-P", "-c", "import ipykernel.kernelapp, harness.grading, "
+                    "harness.grading.capstone, harness.record, grader.kernel_log, "
+                    "grader.verdict, IPython.core.inputtransformer2"],
+                   env={**os.environ, "PYTHONPATH": path}, cwd=tempfile.gettempdir(),
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
 
 
 def _write_course(scratch: Path, payload: dict[str, Any]) -> None:
@@ -165,51 +172,46 @@ def _run(command: list[str], cwd: Path, env: dict[str, str], log: Path, seconds:
     return process.returncode, False
 
 
-def _recheck_job(scratch: Path, payload: dict[str, Any]) -> dict[str, Any]:
-    """The shard's re-check job: every notebook's plan; the files go in .recheck/autograded/."""
+def _verdict_job(scratch: Path, payload: dict[str, Any]) -> dict[str, Any]:
+    """The grading process's job: per notebook, the gradebook's cells and what each test's
+    kernel recorded (`evidence DIGEST JSON` lines of its cell log, the JSON left unread here)."""
     notebooks = []
     for item in payload["submissions"]:
         student, assignment = item["student"], item["assignment"]
-        own = scratch / ".recheck" / "autograded" / student / assignment
-        _write_files(own, {**item["files"], **payload["source_files"].get(assignment, {})})
-        skip = set(payload.get("skip", {}).get(f"{student}.{assignment}", ()))
+        log = scratch / ".progress" / f"{student}.{assignment}.log"
+        records = {}
+        for line in log.read_bytes().splitlines() if log.exists() else []:
+            if line.startswith(b"evidence "):
+                _, key, text = line.decode(errors="replace").split(" ", 2)
+                records[key] = text
         for name, cells in payload["definitions"][assignment]["notebooks"].items():
-            data = item["files"].get(f"{name}.ipynb")
-            submitted = _cells(json.loads(data)) if data else []
-            steps = plan(submitted, cells)
-            notebooks.append({"key": f"{student}/{assignment}/{name}", "own": str(own),
-                              "steps": steps, "skip": [i for i, s in enumerate(steps)
-                                                       if digest(s["source"]) in skip]})
-    return {"notebooks": notebooks, "timeout": payload.get("timeout") or 30}
+            notebooks.append({"key": f"{student}/{assignment}/{name}", "student": student,
+                              "assignment": assignment, "cells": cells, "evidence": records})
+    return {"notebooks": notebooks}
 
 
-def _recheck(scratch: Path, job: dict[str, Any], env: dict[str, str], settings: Path | None,
-             deadline: float, results: dict[str, Any]) -> None:
-    """Run the re-check (in its sandbox unless `settings` is None: the job on stdin, the scores
-    on stdout) into `results`; if it fails or runs out of time, no submission gets a score."""
-    command = [sys.executable, "-P", "-m", "grader.recheck"]
+def _verdict(scratch: Path, job: dict[str, Any], env: dict[str, str], settings: Path | None,
+             seconds: float) -> dict[str, Any]:
+    """Run the grading process (in its sandbox unless `settings` is None: the job on stdin, the
+    scores on stdout); if it fails or runs out of time, no submission gets a score."""
+    command = [sys.executable, "-P", "-m", "grader.verdict"]
     if settings is not None:
         command = [sys.executable, "-I", "-S", sandbox.__file__, str(settings), "--", *command]
-    with open(scratch / "recheck.log", "ab") as log:
-        process = subprocess.Popen(command, cwd=scratch / ".recheck", env=env,
+    (scratch / ".verdict").mkdir()
+    with open(scratch / "verdict.log", "ab") as log:
+        process = subprocess.Popen(command, cwd=scratch / ".verdict", env=env,
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                                    start_new_session=True)
     _RUNNING.add(process.pid)
     try:
-        out, _ = process.communicate(json.dumps(job).encode(),
-                                     timeout=max(1.0, deadline - time.monotonic()))
-        results.update(json.loads(out or b"{}"))
+        out, _ = process.communicate(json.dumps(job).encode(), timeout=max(60.0, seconds))
+        return json.loads(out or b"{}")
     except (subprocess.TimeoutExpired, ValueError):
         os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
+        return {}
     finally:
         _RUNNING.discard(process.pid)
-
-
-def _cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
-    return [{"cell_type": c.get("cell_type"), "source": "".join(c.get("source", "")),
-             "grade_id": c.get("metadata", {}).get("nbgrader", {}).get("grade_id")}
-            for c in notebook.get("cells", []) if isinstance(c, dict)]
 
 
 def _collect(folder: Path) -> dict[str, bytes]:
@@ -251,16 +253,15 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
     scratch = Path(tempfile.mkdtemp(prefix="grade-shard-", dir=payload.get("scratch")))
     try:
         _write_course(scratch, payload)
-        policy = {"progress": str(scratch / ".progress"), "skip": payload.get("skip", {})}
+        tests = sorted({digest(cell["source"]) for definition in payload["definitions"].values()
+                        for cells in definition["notebooks"].values() for cell in cells
+                        if cell["grade"] and cell["cell_type"] == "code"})
+        policy = {"progress": str(scratch / ".progress"), "skip": payload.get("skip", {}),
+                  "tests": tests}
         (scratch / ".progress").mkdir()
         (scratch / ".k").mkdir(mode=0o700)
         env = _environment(scratch, policy)
         boxes = _sandbox(scratch, env, payload) if payload.get("sandbox", True) else {}
-        rechecked: dict[str, Any] = {}
-        recheck = threading.Thread(target=_recheck, args=(
-            scratch, _recheck_job(scratch, payload), env, boxes.get("recheck"),
-            time.monotonic() + payload["deadline"], rechecked))
-        recheck.start()
         log, done = scratch / "autograde.log", scratch / AUTOGRADED
 
         def tick() -> None:
@@ -270,29 +271,32 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
         code, timed_out = _run([_bin("nbgrader"), "autograde", "*", "--force"], scratch, env,
                                log, payload["deadline"], tick)
         tick()
-        recheck.join()
-        return {"submissions": _results(scratch, payload, rechecked), "exit": code,
+        scores = _verdict(scratch, _verdict_job(scratch, payload), env, boxes.get("verdict"),
+                          payload["deadline"] - (time.monotonic() - started))
+        return {"submissions": _results(scratch, payload, scores), "exit": code,
                 "worker": f"{socket.gethostname()}:{os.getpid()}",
                 "timed_out": timed_out, "log": log.read_text(errors="replace")[-20_000:],
-                "recheck_log": (scratch / "recheck.log").read_text(errors="replace")[-5_000:]
-                if (scratch / "recheck.log").exists() else "",
+                "verdict_log": (scratch / "verdict.log").read_text(errors="replace")[-5_000:]
+                if (scratch / "verdict.log").exists() else "",
                 "seconds": time.monotonic() - started}
     finally:
         if not payload.get("keep"):
             shutil.rmtree(scratch, ignore_errors=True)
 
 
-def _results(scratch: Path, payload: dict[str, Any], rechecked: dict[str, Any]
+def _results(scratch: Path, payload: dict[str, Any], scores: dict[str, Any]
              ) -> list[dict[str, Any]]:
     dirs, found = payload["dirs"], []
     for item in payload["submissions"]:
         student, assignment = item["student"], item["assignment"]
         folder = scratch / dirs["autograded"] / student / assignment
         progress = scratch / ".progress" / f"{student}.{assignment}.log"
+        lines = progress.read_bytes().splitlines() if progress.exists() else []
         found.append({
             "student": student, "assignment": assignment, "ok": folder.is_dir(),
             "files": _collect(folder) if folder.is_dir() else {},
-            "cells": progress.read_text().splitlines() if progress.exists() else [],
-            "recheck": {key.rsplit("/", 1)[1]: value for key, value in rechecked.items()
+            "cells": [line.decode(errors="replace") for line in lines
+                      if not line.startswith(b"evidence ")],
+            "verdict": {key.rsplit("/", 1)[1]: value for key, value in scores.items()
                         if key.startswith(f"{student}/{assignment}/")}})
     return found

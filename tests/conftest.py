@@ -1,8 +1,16 @@
-"""Test-wide setup: the network guard is on for the whole session, so no test can reach out."""
+"""Test-wide setup: the network guard is on for the whole session, so no test can reach out; and
+under pytest-xdist (`make test` runs two workers) the tests that share expensive work run in one
+worker: each module's tests together (module fixtures), and the modules that read the test run's
+one graded class together (`classgrader.graded` grades it once per process)."""
 
 import pytest
 
 from harness import guard
+
+SHARED = {"tests/classgrader/test_hostile.py": "graded class",
+          "tests/classgrader/test_warnings.py": "graded class",
+          "tests/test_exercises.py": "graded class"}
+"""Modules that share one process's work, by the name of the group that runs them."""
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
@@ -11,3 +19,17 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     guard.uninstall()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """xdist's scheduling by module, with the SHARED modules as one. (Not `--dist loadgroup`:
+    pytest-xdist 3.8 marks groups in a node attribute that pytest 9 no longer reads.)"""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Shared(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::")[0]
+            return SHARED.get(module, module)
+
+    return Shared(config, log)

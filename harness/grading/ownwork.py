@@ -20,7 +20,7 @@ import types
 from collections.abc import Iterable
 from typing import Any
 
-from harness.grading.report import CheckFailed
+from harness.grading.report import CheckFailed, observed
 
 _codes_cache: dict[str, dict[types.CodeType, str]] = {}
 
@@ -170,6 +170,7 @@ class Tripwire:
             function.__code__ = code
 
 
+@observed
 def refuse_reference(subject: str, obj: Any, modules: Iterable[str]) -> None:
     """Fail at once when `obj` is the reference itself, re-exported or subclassed."""
     origin = reference_origin(obj, list(modules))
@@ -180,6 +181,7 @@ def refuse_reference(subject: str, obj: Any, modules: Iterable[str]) -> None:
             f"reference: write {subject} yourself in the solution cell.")
 
 
+@observed
 def refuse_calls(subject: str, watch: Watch | Tripwire) -> None:
     """Fail when the student's code called into the reference while it ran."""
     if watch.switched_off:

@@ -5,15 +5,17 @@
 lesson. It renders in Jupyter as that message alone, with no traceback, so the source of a test
 cell (hidden tests included) never shows up in an output. `sandbox` wraps a check: warnings are
 silenced and printing is captured (nbgrader scores a test cell 0 for any output on stderr), and a
-deadline stops code that never returns. `hide_sources_when_autograding` switches IPython to
-minimal tracebacks while nbgrader autogrades, so that even an error the checks do not raise (a
-NameError when a solution cell failed) cannot quote a hidden test line into the feedback. This
-module does not compare anything.
+deadline stops code that never returns. `observed` marks the functions through which the checks
+run student code, where the class grader records their results. `hide_sources_when_autograding`
+switches IPython to minimal tracebacks while nbgrader autogrades, so that even an error the
+checks do not raise (a NameError when a solution cell failed) cannot quote a hidden test line
+into the feedback. This module does not compare anything.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import os
@@ -127,6 +129,26 @@ class Outcome:
         return self.describe() if self.error is not None else f"returned {self.describe()}"
 
 
+observer: Callable[..., Any] | None = None
+"""The class grader's hook (`grader.evidence`): None for students and tests, where `observed`
+functions simply run."""
+
+
+def observed(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a function through which the checks run or judge student code. Under the class
+    grader, in the graded notebook the observer records what each call returned (data), and in
+    the process that grades (which runs no student code) it hands that data back instead."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if observer is None:
+            return function(*args, **kwargs)
+        return observer(function, args, kwargs)
+
+    return wrapper
+
+
+@observed
 def call(function: Callable[..., Any], *args: Any, seconds: float = 5.0,
          **kwargs: Any) -> Outcome:
     """Run student code; any failure becomes part of the outcome, never a crash of the check."""

@@ -18,7 +18,7 @@ from harness.grading import hints, reference
 from harness.grading.compare import END, at, dict_message, first_difference
 from harness.grading.dictmodel import DictModel, Event, logged_tools
 from harness.grading.ownwork import Watch, refuse_calls, refuse_reference
-from harness.grading.report import Divergence, Outcome, Plain, call, show
+from harness.grading.report import Divergence, Outcome, Plain, call, observed, show
 from harness.grading.scenarios import LoopScenario
 from harness.loop import CLOSING_INSTRUCTION
 
@@ -40,6 +40,7 @@ class Run:
         return [event for event in self.events if event.kind == "call"]
 
 
+@observed
 def record(function: Callable[..., Any], scenario: LoopScenario, *, limit: int | None) -> Run:
     events: list[Event] = []
     model = DictModel(scenario.steps, tools=scenario.tools, limit=limit, log=events)

@@ -18,7 +18,6 @@ import pytest
 
 from classgrader import hostile
 from grader import autograde as batch
-from grader.cells import plan
 from grader.engine import Progress
 
 # The pieces ---------------------------------------------------------------------------------
@@ -41,24 +40,25 @@ def test_culprit_is_the_cell_the_kernel_was_running_when_it_stopped():
     assert batch.culprit([]) is None
 
 
-def _cell(name, *, locked=True, grade=False, solution=False, source=None):
-    return {"name": name, "cell_type": "code", "locked": locked, "grade": grade,
-            "solution": solution, "task": False, "points": 1.0 if grade else 0.0,
-            "source": source or f"# {name}", "checksum": ""}
+def test_it_refuses_to_grade_unsandboxed_unless_told_it_is_unsafe(monkeypatch, tmp_path):
+    from grader import sandbox
 
+    monkeypatch.setattr(sandbox, "unavailable", lambda: "the sandbox needs Linux (this is darwin)")
+    with pytest.raises(SystemExit) as refused:
+        batch.main(["*", "--course", str(tmp_path)])
+    message = str(refused.value)
+    assert message.startswith("refusing to grade") and "this is darwin" in message
+    assert "container recipe" in message and "--unsafe-no-sandbox" in message
 
-def test_plan_takes_tests_from_the_gradebook_and_puts_back_what_was_lost():
-    definition = [_cell("setup"), _cell("answer", locked=False, solution=True),
-                  _cell("test_a", grade=True), _cell("test_b", grade=True)]
-    submitted = [  # setup stripped and faked, test_a emptied, test_b deleted, a cell added
-        {"cell_type": "code", "source": "check = fake", "grade_id": None},
-        {"cell_type": "code", "source": "def f(): pass", "grade_id": "answer"},
-        {"cell_type": "code", "source": "helper = 1", "grade_id": None},
-        {"cell_type": "code", "source": "pass", "grade_id": "test_a"}]
-    steps = plan(submitted, definition)
-    assert [(s["kind"], s["source"]) for s in steps] == [
-        ("locked", "# setup"), ("student", "check = fake"), ("student", "def f(): pass"),
-        ("student", "helper = 1"), ("grade", "# test_a"), ("grade", "# test_b")]
+    class Graded(Exception):
+        pass
+
+    def grade(options):
+        raise Graded(options.unsafe_no_sandbox)
+
+    monkeypatch.setattr(batch, "Batch", grade)
+    with pytest.raises(Graded):  # told, it goes on to grade
+        batch.main(["*", "--course", str(tmp_path), "--unsafe-no-sandbox"])
 
 
 def test_progress_line_has_a_bar_and_an_eta():
@@ -69,24 +69,6 @@ def test_progress_line_has_a_bar_and_an_eta():
     progress.update("shard-1", 0)  # a shard's count is final once it has finished
     line = progress.line()
     assert line.startswith("grading: 3/4 [") and "75%" in line and "ETA 0:00:0" in line
-
-
-def test_snapshot_puts_monkeypatched_grading_code_back():
-    from grader.snapshot import Snapshot
-    from harness.grading import no_progress, reference
-
-    snapshot = Snapshot.take()
-    original_check, original_code = no_progress.no_progress_flags_a_repeat, \
-        reference.append_round.__code__
-    try:
-        no_progress.no_progress_flags_a_repeat = lambda *args: None
-        reference.append_round.__code__ = (lambda *args: None).__code__
-        assert len(snapshot.changes()) == 2
-    finally:
-        snapshot.restore()
-    assert snapshot.changes() == []
-    assert no_progress.no_progress_flags_a_repeat is original_check
-    assert reference.append_round.__code__ is original_code
 
 
 # A class graded both ways -------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Per-student numbers: the cost answers of another student (alice), the id typed as hers, and
 the working directory moved (inside the student's own folder) to a path that names her, plus an
 environment change, so that the usage checks read her numbers. In the kernel that works; the
-re-check stands in the student's true folder before each test and gets her own numbers back."""
+grading process stands in the student's true folder and judges the answers against that
+student's own numbers."""
 
 from classgrader.hostile import index, reference
 
@@ -9,7 +10,7 @@ EXERCISE = "04_cost"
 EXPECT: dict[str, float] = {"usage_anthropic_adds_cache_reads": 0,
                             "usage_openai_cached_inside_prompt": 0}
 PLAIN: dict[str, float] | str = {}
-STOPPED_BY = "the re-check (it stands in the student's true folder)"
+STOPPED_BY = "the grading process (it stands in the student's true folder)"
 
 BORROW = '''import os
 

@@ -1,12 +1,13 @@
 """The starter code, and an answer cell that replaces every check of harness.grading.no_progress
-with a function that passes. In the kernel that works; the re-check puts the checks back."""
+with a function that passes. In the kernel that works; the grading process, where no
+student code runs, has its own checks (and no record of the student's code from the fakes)."""
 
 from classgrader.hostile import append, starter
 
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] | str = "zero"
 PLAIN: dict[str, float] | str = {}
-STOPPED_BY = "the re-check (the checks are put back before each test)"
+STOPPED_BY = "the grading process (its own checks, never the kernel's)"
 
 PATCH = """import harness.grading.no_progress as _checks
 

@@ -1,12 +1,13 @@
 """A detector with a bug, and an answer cell that makes the reference the student's own class, so
-every comparison agrees. In the kernel that works; the re-check puts the reference back."""
+every comparison agrees. In the kernel that works; the grading process compares the detector's
+recorded answers with its own, unpatched reference."""
 
 from classgrader.hostile import append, with_bug
 
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] = {"no_progress_catches_cycles": 0}
 PLAIN: dict[str, float] | str = {}
-STOPPED_BY = "the re-check (the reference is put back before each test)"
+STOPPED_BY = "the grading process (its own reference, never the kernel's)"
 
 PATCH = """import harness.grading.reference as _reference
 
