@@ -96,9 +96,8 @@ def _environment(scratch: Path, policy: dict[str, Any]) -> dict[str, str]:
 
 
 def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dict[str, Path]:
-    """Sandbox settings for the shard's kernels and grading process, and nbgrader's python3
-    kernelspec pointed at the launcher. Each sees the checks (harness/, grader/) and the cassettes
-    the capstone replays (scrubbed: no key is in them), nothing of the course."""
+    """Sandbox settings for the shard's kernels and grading process, and the python3 kernelspec
+    on the launcher: each sees the checks, the (scrubbed) cassettes, nothing of the course."""
     reason = sandbox.unavailable()
     if reason:
         raise RuntimeError(f"cannot sandbox graded code on {socket.gethostname()}: {reason}")
@@ -118,14 +117,13 @@ def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dic
 
 @functools.cache
 def _compiled(path: str) -> None:
-    """Sandboxed kernels cannot write bytecode: compile what they import (the kit from `path`,
-    and its dependencies; never a student's code) once per process, for every kernel."""
+    """Compile what sandboxed kernels import (they cannot write bytecode), once per process:
+    the kit from `path` and its dependencies, never a student's code."""
     subprocess.run([sys.executable, "-P", "-c", "import ipykernel.kernelapp, harness.grading, "
                     "harness.grading.capstone, harness.record, grader.kernel_log, "
                     "grader.verdict, IPython.core.inputtransformer2"],
                    env={**os.environ, "PYTHONPATH": path}, cwd=tempfile.gettempdir(),
-                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
+                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def _write_course(scratch: Path, payload: dict[str, Any]) -> None:

@@ -10,13 +10,12 @@ nor they know a wire format.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import vcr
 import yaml
 
 from harness import providers, scenarios
@@ -177,29 +176,10 @@ def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
     return response
 
 
-# vcrpy's patch module tries to import every HTTP library it knows how to intercept, at import
-# and again for each cassette. The kit speaks httpx only, so the others are hidden while vcrpy
-# loads and patches (an entry of None in sys.modules makes an import fail at once): a lesson
-# saves about a third of a second, and a sandbox with no writable bytecode cache stops
-# recompiling tornado's curl client (whose import fails without pycurl) for every cassette.
-UNUSED_CLIENTS = ("requests", "urllib3", "httplib2", "tornado.simple_httpclient",
-                  "tornado.curl_httpclient", "aiohttp", "botocore", "boto3")
-
-
-@contextlib.contextmanager
-def _httpx_only() -> Iterator[None]:
-    hidden = [name for name in UNUSED_CLIENTS if name not in sys.modules]
-    sys.modules.update(dict.fromkeys(hidden))
-    try:
-        yield
-    finally:
-        for name in hidden:
-            if sys.modules.get(name, 0) is None:
-                del sys.modules[name]
-
-
-with _httpx_only():
-    import vcr
+try:  # vcrpy imports tornado's curl client on every cassette; without pycurl that import fails,
+    import tornado.curl_httpclient  # noqa: F401  is never cached and, where no bytecode can be
+except ImportError:  # written (the grader's sandbox), compiles again each time: fail it for good.
+    sys.modules["tornado.curl_httpclient"] = None  # type: ignore[assignment]
 
 NotInCassette = vcr.errors.CannotOverwriteExistingCassetteException
 """What vcrpy raises for a request the cassette does not hold (and may not record)."""
@@ -221,14 +201,9 @@ def recorder(record_mode: str) -> vcr.VCR:
     return recorder
 
 
-@contextlib.contextmanager
-def use(path: Path, *, record_mode: str) -> Iterator[Any]:
-    """`recorder(record_mode).use_cassette(path)`, entered with the unused clients hidden (vcrpy
-    builds its patches on entering); the block itself may import anything."""
-    with contextlib.ExitStack() as stack:
-        with _httpx_only():
-            cassette = stack.enter_context(recorder(record_mode).use_cassette(str(path)))
-        yield cassette
+def use(path: Path, *, record_mode: str) -> Any:
+    """The cassette at `path` as a context manager: `recorder(record_mode).use_cassette(path)`."""
+    return recorder(record_mode).use_cassette(str(path))
 
 
 def load_interactions(provider: str, scenario: str, *, directory: Path = CASSETTES
