@@ -275,9 +275,12 @@ def test_a_wrong_piece_shows_its_first_divergence_in_the_lesson(lab, tmp_path):
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
         page.wait_for_function(ALL_CELLS_RAN, timeout=120_000)
-        message = page.locator(".jp-OutputArea-output").filter(has_text="[differs] ask")
-        message.first.scroll_into_view_if_needed()
-        text = message.first.inner_text()
+        # The check cell's output, read once it holds the whole message.
+        text = page.wait_for_function("""() => {
+            const out = [...document.querySelectorAll('.jp-OutputArea-output')]
+                .find(o => o.innerText.includes('[differs] ask'));
+            return out && out.innerText.includes('yours:') ? out.innerText : null;
+        }""", timeout=60_000).json_value()
         page.screenshot(path=str(ARTIFACTS / "browser_wrong_piece.png"))
     assert "reference:" in text and "yours:" in text and "Reread" in text, text
     assert "message 0" in text, text  # the first divergence: what the model was sent first
