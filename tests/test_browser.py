@@ -278,8 +278,8 @@ def test_a_wrong_piece_shows_its_first_divergence_in_the_lesson(lab, tmp_path):
         # The check cell's output, read once it holds the whole message.
         text = page.wait_for_function("""() => {
             const out = [...document.querySelectorAll('.jp-OutputArea-output')]
-                .find(o => o.innerText.includes('[differs] ask'));
-            return out && out.innerText.includes('yours:') ? out.innerText : null;
+                .find(o => o.textContent.includes('[differs] ask'));
+            return out && out.textContent.includes('yours:') ? out.textContent : null;
         }""", timeout=60_000).json_value()
         page.screenshot(path=str(ARTIFACTS / "browser_wrong_piece.png"))
     assert "reference:" in text and "yours:" in text and "Reread" in text, text
