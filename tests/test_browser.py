@@ -78,6 +78,15 @@ def browser_page(*, width: int = 1400, height: int = 1000) -> Iterator[Any]:
             browser.close()
 
 
+def run_all(page: Any, url: str) -> None:
+    """Open a notebook in JupyterLab, wait for its kernel, then Run > Run All Cells."""
+    page.goto(url, timeout=90_000)
+    page.locator(".jp-NotebookPanel .jp-Notebook").wait_for()
+    page.locator("#jp-main-statusbar").get_by_text("Idle").wait_for(timeout=90_000)
+    page.get_by_role("menuitem", name="Run", exact=True).click()
+    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -185,11 +194,7 @@ def test_the_file_browser_holds_lessons_and_exercises_and_no_instructor_tools(la
 def test_a_lesson_runs_in_jupyterlab_and_the_stepper_renders(lab):
     screenshot = ARTIFACTS / "browser_02_one_tool.png"
     with browser_page() as page:
-        page.goto(f"{lab}/lab/tree/{LESSON.as_posix()}?token={TOKEN}", timeout=90_000)
-        page.locator(".jp-NotebookPanel .jp-Notebook").wait_for()
-        page.locator("#jp-main-statusbar").get_by_text("Idle").wait_for(timeout=90_000)
-        page.get_by_role("menuitem", name="Run", exact=True).click()
-        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        run_all(page, f"{lab}/lab/tree/{LESSON.as_posix()}?token={TOKEN}")
 
         stepper = page.locator(".alk-transcript")
         stepper.wait_for(timeout=120_000)
@@ -269,11 +274,7 @@ def test_a_wrong_piece_shows_its_first_divergence_in_the_lesson(lab, tmp_path):
     cells[0].source = wrong
     nbformat.write(notebook, path)
     with browser_page() as page:
-        page.goto(f"{lab}/lab/tree/lessons/01_messages.ipynb?token={TOKEN}", timeout=90_000)
-        page.locator(".jp-NotebookPanel .jp-Notebook").wait_for()
-        page.locator("#jp-main-statusbar").get_by_text("Idle").wait_for(timeout=90_000)
-        page.get_by_role("menuitem", name="Run", exact=True).click()
-        page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+        run_all(page, f"{lab}/lab/tree/lessons/01_messages.ipynb?token={TOKEN}")
         page.wait_for_function(ALL_CELLS_RAN, timeout=120_000)
         # The check cell's output, read once it holds the whole message.
         text = page.wait_for_function("""() => {
