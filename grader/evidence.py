@@ -1,8 +1,9 @@
 """What student code did, as data: recorded in the graded notebook, handed back to the checks.
 
 The checks run and judge student code only through the functions marked
-`harness.grading.report.observed` (`call`, `runs.record`, `ownwork.refuse_reference` and
-`refuse_calls`). Under the class grader each of the two sides sets an observer there:
+`harness.grading.report.observed` (`call`, `runs.record`, `ownwork.refuse_reference`,
+`refuse_calls` and the capstone's `_play`). Under the class grader each of the two sides sets an
+observer there:
 
 - in a graded kernel, a `Recorder` (installed by `grader.kernel_log`): during a test cell, each
   outermost observed call that involves the student's objects (the callables the cell names) or a
@@ -174,8 +175,6 @@ def _exception_class(path: str) -> type:
     name = path.rpartition(".")[2].rpartition(":")[2] or "Exception"
     return type(name, (base,), {"__str__": lambda self: self.args[0] if self.args else "",
                                 "__module__": base.__module__})
-
-
 
 
 def digest_of(args: tuple, kwargs: dict, student: Any) -> str:

@@ -29,12 +29,6 @@ from grader.course import Course
 
 CAPPED = "GraderCapped"
 
-JUDGED_IN_THE_KERNEL = {"05_capstone"}
-"""Assignments whose nbgrader score stands uncapped: the grading process cannot yet replay the
-capstone's plays from a kernel's record (it wraps the student's loop before playing it), so its
-cells keep the kernel's own defences (the tripwire on the reference, the replay's judge)."""
-
-
 @dataclass
 class Incident:
     """One thing the instructor should look at, as the report and the summary show it."""
@@ -173,8 +167,6 @@ class Merger:
         """Cap each test at the grading process's score; annotate what was capped. True if
         changed."""
         student, assignment = result["student"], result["assignment"]
-        if assignment in JUDGED_IN_THE_KERNEL:
-            return False
         scores = (result.get("verdict", {}).get(name) or {}).get("scores", {})
         changed = False
         for cell in notebook.get("cells", []):

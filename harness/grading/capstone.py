@@ -11,8 +11,7 @@ fails only where a scenario passes on openai_chat and not there (what differs is
 per lesson 08 to 11 besides: errors as results, batches in model order (the tools show how they
 were run), every wire format, and `summarize_exits`, a summary of many runs' exits.
 
-The contract's sentences and the corpus case breaking each are tabled in
-tests/grading/test_corpus.py.
+The contract's sentences, and the corpus case breaking each: tests/grading/test_corpus.py.
 """
 
 from __future__ import annotations
@@ -31,6 +30,7 @@ from harness.grading.report import (
     call,
     checked,
     fail,
+    observed,
     self_check,
     show,
 )
@@ -76,6 +76,7 @@ def _version(loop: Callable[..., Any]) -> tuple[Any, ...]:
     return (loop, code, *(getattr(f, "__code__", f) for f in named if callable(f)))
 
 
+@observed  # the class grader's grading process gets what each play gave, cached or not
 def _play(loop: Callable[..., Any], case: Case, *, also: tuple[str, ...] = ()) -> Played:
     """The student's play of a case, once per version of the loop and case (the wire cells reuse
     the exits'), with the reference loop and the functions named in `also` tripwired."""

@@ -21,7 +21,7 @@ from typing import Any
 
 from harness.cassettes import CASSETTES
 from harness.grading.ownwork import Tripwire
-from harness.grading.report import Outcome, call, observed
+from harness.grading.report import Outcome, call
 from harness.loop import run
 from harness.progress import call_key
 from harness.replay import replay
@@ -156,7 +156,6 @@ def _options(case: Case, session: Any) -> dict[str, Any]:
     return options
 
 
-@observed  # the class grader's judging process gets what a play of student code returned
 def play(loop: Callable[..., Any], case: Case, *, watch: Tripwire | None = None,
          seconds: float = 5.0) -> Played:
     """Run `loop(model, tools, messages, **options)` on the case's recording, under `watch`."""

@@ -64,7 +64,9 @@ def judged(exercise: str, records: dict) -> dict[str, float]:
     ("02_early_exit", "loop_caller_list_grows"), ("02_early_exit", "loop_exit_after_first_result"),
     ("03_no_progress", "key_returns_a_tuple"), ("03_no_progress", "detector_retry_flagged"),
     ("04_cost", "cost_mutates_usages"), ("04_cost", "usage_anthropic_cache_not_added"),
-    ("03_no_progress", "cheat_subclassed_detector"), ("02_early_exit", "cheat_wrapped_loop")])
+    ("03_no_progress", "cheat_subclassed_detector"), ("02_early_exit", "cheat_wrapped_loop"),
+    ("05_capstone", None), ("05_capstone", "capstone_no_closing_call"),
+    ("05_capstone", "cheat_capstone_reference_loop")])
 def test_the_grading_process_agrees_with_the_notebook_on_honest_code(exercise, corpus):
     passed, records = kernel(exercise, corpus)
     assert not all(passed.values()) or corpus is None
