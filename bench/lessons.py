@@ -6,12 +6,19 @@ finished the lesson runs it: every check passes, later cells use the student's p
 same number of trivial one-cell notebooks: what executing a notebook costs before any lesson code
 runs (kernel start, one cell, shutdown). One at a time, so the two figures are comparable. The
 difference is what the lessons' own cells cost.
+
+Each lesson runs ROUNDS times, each time right after a one-cell notebook, and each figure is the
+median of its rounds: now and then a kernel takes 2.5 s to shut down (jupyter_client waits that
+long before it sends SIGTERM to a kernel that has not exited), one lesson or one floor notebook
+at random, which moves a single-round ratio by a tenth.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import os
+import statistics
 import time
 from pathlib import Path
 
@@ -23,6 +30,7 @@ from harness.practice import with_answers
 LESSONS = sorted((Path(__file__).resolve().parent.parent / "lessons").glob("*.ipynb"))
 PROVIDER = os.environ.get("AGENT_LOOP_KIT_PROVIDER", "anthropic")
 KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 
 
 def _seconds(notebook: nbformat.NotebookNode, where: Path) -> float:
@@ -44,17 +52,24 @@ def main() -> None:
         print("no lessons found")
         return
     _seconds(trivial(), LESSONS[0].parent)  # warm the disk cache and imports once
-    lessons = {path.stem: _seconds(with_answers(nbformat.read(path, as_version=4)), path.parent)
-               for path in LESSONS}
-    floor = [_seconds(trivial(), LESSONS[0].parent) for _ in LESSONS]
-    print(f"provider: {PROVIDER}, {len(lessons)} lessons with the answers filled in, "
-          "executed one at a time")
+    notebooks = {path.stem: with_answers(nbformat.read(path, as_version=4)) for path in LESSONS}
+    rounds: dict[str, list[float]] = {name: [] for name in notebooks}
+    floor: list[float] = []
+    for _ in range(ROUNDS):
+        for path in LESSONS:  # a floor notebook, then a lesson: drifting load hits both alike
+            floor.append(_seconds(trivial(), path.parent))
+            rounds[path.stem].append(_seconds(copy.deepcopy(notebooks[path.stem]), path.parent))
+    lessons = {name: statistics.median(times) for name, times in rounds.items()}
+    each = statistics.median(floor)
+    print(f"provider: {PROVIDER}, {len(lessons)} lessons with the answers filled in, executed "
+          f"one at a time, median of {ROUNDS} rounds")
     for name, seconds in lessons.items():
-        print(f"  {name:24} {seconds:5.1f} s")
-    total, floor_total = sum(lessons.values()), sum(floor)
+        print(f"  {name:24} {seconds:5.2f} s  (rounds: "
+              f"{', '.join(f'{t:.2f}' for t in rounds[name])})")
+    total, floor_total = sum(lessons.values()), each * len(lessons)
     print(f"all lessons:                 {total:6.1f} s")
-    print(f"{len(floor)} one-cell notebooks (floor): {floor_total:6.1f} s "
-          f"({floor_total / len(floor):.2f} s each)")
+    print(f"{len(lessons)} one-cell notebooks (floor): {floor_total:6.1f} s ({each:.2f} s each, "
+          f"median of {len(floor)}; min {min(floor):.2f}, max {max(floor):.2f})")
     print(f"the lessons' own cells:      {total - floor_total:6.1f} s "
           f"({(total - floor_total) / len(lessons):.2f} s per lesson above the floor)")
     print(f"ratio, all lessons / floor:  {total / floor_total:6.2f}x "

@@ -97,7 +97,8 @@ def kernel_env(provider: str) -> dict[str, str]:
 async def _execute(path: Path, provider: str, gate: asyncio.Semaphore) -> nbformat.NotebookNode:
     notebook = nbformat.read(path, as_version=4)
     client = NotebookClient(notebook, timeout=120, kernel_name="python3",
-                            resources={"metadata": {"path": str(path.parent)}})
+                            resources={"metadata": {"path": str(path.parent)}},
+                            shutdown_kernel="immediate")  # all outputs are in: do not wait
     async with gate:
         await client.async_execute(env=kernel_env(provider))
     notebook.metadata.pop("widgets", None)  # widget state: only widget JavaScript would read it

@@ -5,7 +5,8 @@ header removed but `content-type`, `anthropic-version` and a rate limit's wait a
 Requests are matched on their JSON meaning: key order, whitespace, camelCase or snake_case keys
 and re-encoded signatures do not matter, and `first_difference` says in plain words where two
 bodies part. Replaying is in `harness.replay`, recording in `harness.record`; neither this module
-nor they know a wire format.
+nor they know a wire format. vcrpy is imported only where it is used (`recorder`, `use`): it
+imports every HTTP library installed, which costs a lesson about half a second.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import vcr
 import yaml
 
 from harness import providers, scenarios
@@ -66,8 +66,9 @@ def _camel(key: str) -> str:
     return head + "".join(part.title() for part in rest) if rest and head else key
 
 
-def body_of(request: Any) -> Any:
-    raw = request.body or b""
+def body_of(raw: bytes | str | None) -> Any:
+    """A request body as JSON, or as it is when it is not JSON."""
+    raw = raw or b""
     try:
         return json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -118,10 +119,14 @@ def _short(value: Any, limit: int = 160) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
 
 
-def _json_body_matcher(recorded: Any, sent: Any) -> None:
-    if (found := first_difference(body_of(recorded), body_of(sent))) is not None:
-        raise AssertionError(found)
+MATCH_ON = ("method", "scheme", "host", "path")
+"""What must be equal for a request to match a recorded one, besides the body's JSON meaning (the
+query is not compared: a Gemini key travels there)."""
 
+
+def _json_body_matcher(recorded: Any, sent: Any) -> None:
+    if (found := first_difference(body_of(recorded.body), body_of(sent.body))) is not None:
+        raise AssertionError(found)
 
 
 class _Dumper(yaml.SafeDumper):
@@ -176,25 +181,32 @@ def _scrub_response(response: dict[str, Any]) -> dict[str, Any]:
     return response
 
 
-try:  # vcrpy imports tornado's curl client on every cassette; without pycurl that import fails,
-    import tornado.curl_httpclient  # noqa: F401  is never cached and, where no bytecode can be
-except ImportError:  # written (the grader's sandbox), compiles again each time: fail it for good.
-    sys.modules["tornado.curl_httpclient"] = None  # type: ignore[assignment]
+def _vcr() -> Any:
+    try:  # vcrpy imports tornado's curl client on every cassette; without pycurl that import
+        import tornado.curl_httpclient  # noqa: F401  fails, is never cached and, where no bytecode
+    except ImportError:  # can be written (the grader's sandbox), compiles again each time.
+        sys.modules["tornado.curl_httpclient"] = None  # type: ignore[assignment]
+    import vcr
 
-NotInCassette = vcr.errors.CannotOverwriteExistingCassetteException
-"""What vcrpy raises for a request the cassette does not hold (and may not record)."""
+    return vcr
 
 
-def recorder(record_mode: str) -> vcr.VCR:
+def __getattr__(name: str) -> Any:
+    if name == "NotInCassette":  # what vcrpy raises for a request the cassette does not hold
+        return _vcr().errors.CannotOverwriteExistingCassetteException
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def recorder(record_mode: str) -> Any:
     """A vcrpy configured for kit cassettes: scrubbing, readable YAML, semantic matching."""
     # vcrpy runs the hooks on every request it matches and every exchange it loads, too. Replaying
     # ("none") writes nothing and matches on the JSON's meaning: scrubbing would change nothing
     # but the time (it pretty-prints each body four times a call).
     scrub = {} if record_mode == "none" else {"before_record_request": _scrub_request,
                                               "before_record_response": _scrub_response}
-    recorder = vcr.VCR(record_mode=record_mode, decode_compressed_response=True,
-                       filter_query_parameters=["key"],
-                       match_on=["method", "scheme", "host", "path", "json_body"], **scrub)
+    recorder = _vcr().VCR(record_mode=record_mode, decode_compressed_response=True,
+                          filter_query_parameters=["key"],
+                          match_on=[*MATCH_ON, "json_body"], **scrub)
     recorder.register_matcher("json_body", _json_body_matcher)
     recorder.register_serializer("kit_yaml", _Serializer)
     recorder.serializer = "kit_yaml"
@@ -216,13 +228,23 @@ def load_interactions(provider: str, scenario: str, *, directory: Path = CASSETT
 
 def read_interactions(path: Path, *, remedy: str = "Record it again.") -> list[dict[str, Any]]:
     """The exchanges of any kit cassette, by its path, as `load_interactions` gives them."""
+    return _readable(path, remedy, lambda: [
+        {"method": i["request"]["method"], "url": i["request"]["uri"],
+         "request": json.loads(i["request"]["body"]), "status": i["response"]["status"]["code"],
+         "response": json.loads(i["response"]["body"]["string"])}
+        for i in recorded_exchanges(path, remedy=remedy)])
+
+
+def recorded_exchanges(path: Path, *, remedy: str = "Record it again.") -> list[dict[str, Any]]:
+    """A kit cassette's exchanges as vcrpy stores them: request (method, uri, body) and response
+    (status, headers, body), each a dict."""
+    return _readable(path, remedy, lambda: list(
+        _Serializer.deserialize(path.read_text())["interactions"]))
+
+
+def _readable(path: Path, remedy: str, read: Any) -> Any:
     try:
-        data = _Serializer.deserialize(path.read_text())
-        return [{"method": i["request"]["method"], "url": i["request"]["uri"],
-                 "request": json.loads(i["request"]["body"]),
-                 "status": i["response"]["status"]["code"],
-                 "response": json.loads(i["response"]["body"]["string"])}
-                for i in data["interactions"]]
+        return read()
     except (KeyError, TypeError, ValueError, yaml.YAMLError) as exc:
         raise CassetteError(f"{path} is not a readable kit cassette ({exc}). {remedy}") from exc
 

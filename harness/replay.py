@@ -21,15 +21,15 @@ import httpx
 from harness import guard, providers, scenarios
 from harness.cassettes import (
     CASSETTES,
+    MATCH_ON,
     PROVIDERS,
-    NotInCassette,
     body_of,
     cassette_path,
     existing,
     first_difference,
     load_interactions,
     provider_options,
-    use,
+    recorded_exchanges,
 )
 from harness.errors import CassetteError, ReplayMismatch
 from harness.trace import RunResult
@@ -45,7 +45,7 @@ class Replay:
     provider: str
     scenario: scenarios.Scenario
     model: Any
-    cassette: Any
+    cassette: Recording
 
     @property
     def played(self) -> int:
@@ -89,43 +89,67 @@ def replay_file(path: Path, *, provider: str, **options: Any) -> Iterator[Any]:
 
 
 @contextlib.contextmanager
-def _played(provider: str, label: str, path: Path, settings: dict[str, Any]) -> Iterator[Any]:
-    with guard.block_network(), use(path, record_mode="none") as cassette, \
-            httpx.Client(transport=_Explained(provider, label, cassette)) as client:
-        model = providers.get(provider, client=client, api_key="replay", **settings)
-        try:
-            yield model, cassette
-        except NotInCassette as exc:  # from another client inside
-            raise _mismatch(provider, label, cassette, exc) from None
+def _played(provider: str, label: str, path: Path, settings: dict[str, Any]
+            ) -> Iterator[tuple[Any, Recording]]:
+    recording = Recording(path, where=f"{provider}/{label}")
+    with guard.block_network(), httpx.Client(transport=httpx.MockTransport(recording)) as client:
+        yield providers.get(provider, client=client, api_key="replay", **settings), recording
 
 
-class _Explained(httpx.HTTPTransport):
-    """httpx's transport (which vcrpy patches), turning a mismatch into a lesson on the spot."""
+class Recording:
+    """A cassette's exchanges answering one client, as vcrpy replays with `record_mode="none"`:
+    each request gets the first exchange not yet played that matches it (method, scheme, host,
+    path and the body's JSON meaning), none is played twice, and a request that matches none is a
+    `ReplayMismatch`."""
 
-    def __init__(self, provider: str, scenario: str, cassette: Any):
-        super().__init__(verify=False)  # nothing leaves the process: skip loading CA certificates
-        self._where = (provider, scenario, cassette)
+    def __init__(self, path: Path, *, where: str):
+        self.where = where
+        self.exchanges = recorded_exchanges(path)
+        self.requests = [httpx.Request(e["request"]["method"], e["request"]["uri"],
+                                       content=e["request"]["body"] or b"")
+                         for e in self.exchanges]
+        self._unplayed = list(range(len(self.exchanges)))
 
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        try:
-            return super().handle_request(request)
-        except NotInCassette as exc:
-            raise _mismatch(*self._where, exc) from None
+    def __len__(self) -> int:
+        return len(self.exchanges)
+
+    @property
+    def play_count(self) -> int:
+        return len(self.exchanges) - len(self._unplayed)
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        sent = _key(request), body_of(request.content)
+        for index in self._unplayed:
+            recorded = self.requests[index]
+            if _key(recorded) == sent[0] and \
+                    first_difference(body_of(recorded.content), sent[1]) is None:
+                self._unplayed.remove(index)
+                response = self.exchanges[index]["response"]
+                return httpx.Response(
+                    response["status"]["code"], content=response["body"]["string"],
+                    headers=[(k, v) for k, values in response["headers"].items() for v in values])
+        raise _mismatch(self, request)
 
 
-def _mismatch(provider: str, scenario: str, cassette: Any, exc: Exception) -> ReplayMismatch:
-    number = cassette.play_count + 1
-    where = f"{provider}/{scenario}, call {number}"
-    if number > len(cassette):
+def _key(request: httpx.Request) -> tuple[str, ...]:
+    url = request.url
+    return tuple({"method": request.method, "scheme": url.scheme, "host": url.host,
+                  "path": url.path}[part] for part in MATCH_ON)
+
+
+def _mismatch(recording: Recording, sent: httpx.Request) -> ReplayMismatch:
+    number = recording.play_count + 1
+    where = f"{recording.where}, call {number}"
+    if number > len(recording):
         return ReplayMismatch(
-            f"{where}: the recording has only {len(cassette)} call(s). Your loop called the "
+            f"{where}: the recording has only {len(recording)} call(s). Your loop called the "
             f"model again after the reply that should have ended the run.")
-    sent, recorded = exc.failed_request, cassette.requests[cassette.play_count]
-    if (sent.method, sent.host, sent.path) != (recorded.method, recorded.host, recorded.path):
-        found = (f"it went to {sent.method} {sent.uri} but the recording expects "
-                 f"{recorded.method} {recorded.uri}")
+    recorded = recording.requests[recording.play_count]
+    if _key(sent) != _key(recorded):
+        found = (f"it went to {sent.method} {sent.url} but the recording expects "
+                 f"{recorded.method} {recorded.url}")
     else:
-        found = first_difference(body_of(recorded), body_of(sent))
+        found = first_difference(body_of(recorded.content), body_of(sent.content))
     return ReplayMismatch(f"{where}: your request differs from the recording: {found}. "
                           f"Read the input: print the messages you sent on this call and "
                           f"compare them with the recording (lessons/04_reading_the_input.ipynb).")

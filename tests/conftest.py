@@ -13,6 +13,28 @@ SHARED = {"tests/classgrader/test_hostile.py": "graded class",
 """Modules that share one process's work, by the name of the group that runs them."""
 
 
+@pytest.hookimpl(trylast=True)  # after -m and -k have chosen: only what really runs counts
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A corpus submission that this run also grades end to end (tests/test_exercises.py: through
+    the class grader and nbgrader, with the same assertions and its score besides) is not graded
+    in-process too: tests/grading/test_corpus.py's case is for runs without the slow tests."""
+    end_to_end = [i for i in items if getattr(i, "originalname", "") ==
+                  "test_each_submission_scores_what_it_should"]
+    if not end_to_end:
+        return
+    from classgrader import graded
+
+    plan = graded.corpus_plan()
+    graded_there = {(plan[i.callspec.params["student"]]["module"], i.callspec.params["exercise"])
+                    for i in end_to_end}
+    twice = [i for i in items if getattr(i, "originalname", "") ==
+             "test_submission_loses_exactly_its_cells" and
+             (i.callspec.params["name"], i.callspec.params["exercise"]) in graded_there]
+    if twice:
+        config.hook.pytest_deselected(items=twice)
+        items[:] = [i for i in items if i not in set(twice)]
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     guard.install()
 

@@ -2,6 +2,8 @@
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -170,9 +172,11 @@ def test_replay_answers_only_from_the_cassette_and_blocks_other_sockets():
                 socket.create_connection(("example.com", 80), timeout=2)
             with pytest.raises(ReplayMismatch, match="went to GET https://example.com/"):
                 session.model.client.get("https://example.com/")
-        # any other httpx client inside the block is answered from the cassette too
-        with pytest.raises(ReplayMismatch, match="call 1"), replay.replay("gemini", "umbrella"):
+        # the cassette answers the adapter's client only: any other is stopped by the guard
+        with pytest.raises(NetworkBlocked, match="example.com"), \
+                replay.replay("gemini", "umbrella") as session:
             httpx.get("https://example.com/", timeout=2)
+        assert session.played == 0
     finally:
         guard.install()
 
@@ -208,3 +212,12 @@ def test_live_recording_without_a_key_fails_clearly(tmp_path, monkeypatch):
     with pytest.raises(CassetteError, match="ANTHROPIC_API_KEY"):
         record.record("anthropic", "umbrella", live=True, directory=tmp_path)
     assert not list(tmp_path.rglob("*.yaml"))
+
+
+def test_replay_patches_nothing_and_leaves_vcrpy_unimported():
+    # The adapter's own client is answered by the recording; vcrpy (which patches every HTTP
+    # library it finds, and costs a lesson half a second to import) is for recording only.
+    code = ("import sys\nfrom harness.replay import replay_scenario\n"
+            "print(replay_scenario('anthropic', 'bench_press').turns, 'vcr' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["4", "False"]

@@ -54,6 +54,11 @@ def _code(notebook: nbformat.NotebookNode) -> list[str]:
     return [cell.source for cell in notebook.cells if cell.cell_type == "code"]
 
 
+SHUTDOWN = "immediate"
+"""Every output is in when the last cell has replied; a graceful shutdown waits for the kernel to
+exit, and jupyter_client gives one that lingers 2.5 s before it sends SIGTERM."""
+
+
 def kernel_env(provider: str) -> dict[str, str]:
     env = {key: value for key, value in os.environ.items() if key not in KEY_VARIABLES}
     env["AGENT_LOOP_KIT_PROVIDER"] = provider
@@ -69,7 +74,8 @@ async def execute(path: Path, provider: str, mode: str = BLANK
     notebook = _read(path) if mode == BLANK else with_answers(_read(path))
     notebook.cells.append(nbformat.v4.new_code_cell(GUARD_CHECK))
     client = NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3",
-                            allow_errors=True, resources={"metadata": {"path": str(path.parent)}})
+                            allow_errors=True, resources={"metadata": {"path": str(path.parent)}},
+                            shutdown_kernel=SHUTDOWN)
     started = time.perf_counter()
     await client.async_execute(env=kernel_env(provider))
     return notebook, time.perf_counter() - started
@@ -229,7 +235,7 @@ def test_lesson_12_runs_live_on_the_emulator_and_records_only_into_the_learners_
             env |= {providers.PROVIDERS[provider].key_variables[0]: LIVE_KEY,
                     live.BASE_URL_VARIABLE: url + urlsplit(real).path}
         client = NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3",
-                                allow_errors=True,
+                                allow_errors=True, shutdown_kernel=SHUTDOWN,
                                 resources={"metadata": {"path": str(LESSONS_DIR)}})
         asyncio.run(client.async_execute(env=env))
     found = problems(notebook)
