@@ -118,11 +118,10 @@ class Recording:
         return len(self.exchanges) - len(self._unplayed)
 
     def __call__(self, request: httpx.Request) -> httpx.Response:
-        sent = _key(request), body_of(request.content)
+        key, body = _key(request), body_of(request.content)
         for index in self._unplayed:
             recorded = self.requests[index]
-            if _key(recorded) == sent[0] and \
-                    first_difference(body_of(recorded.content), sent[1]) is None:
+            if _key(recorded) == key and first_difference(body_of(recorded.content), body) is None:
                 self._unplayed.remove(index)
                 response = self.exchanges[index]["response"]
                 return httpx.Response(
@@ -144,7 +143,7 @@ def _mismatch(recording: Recording, sent: httpx.Request) -> ReplayMismatch:
         return ReplayMismatch(
             f"{where}: the recording has only {len(recording)} call(s). Your loop called the "
             f"model again after the reply that should have ended the run.")
-    recorded = recording.requests[recording.play_count]
+    recorded = recording.requests[recording._unplayed[0]]  # the one it should have matched
     if _key(sent) != _key(recorded):
         found = (f"it went to {sent.method} {sent.url} but the recording expects "
                  f"{recorded.method} {recorded.url}")
