@@ -1,4 +1,4 @@
-"""Notebook widgets for the lessons: a transcript stepper, a cost explorer, and charts as SVG.
+"""Notebook widgets for the lessons: a transcript stepper and a cost explorer.
 
 `TranscriptStepper` walks a run one model call at a time: the exact list sent on that call, each
 message behind a coloured role chip, the reply, and the call's input, output and cached tokens.
@@ -8,17 +8,14 @@ comes from plain functions (`call_view`, `cost_view`) that tests can call withou
 widgets only lay it out. Each also offers a static `text/html` rendering of the same view (every
 call in turn; the curve at the sliders' values), which a page with no kernel shows instead: the
 rendered course, a notebook viewer. Loading the module is cheap: ipywidgets is imported when a
-widget is built, and the explorer's chart is SVG drawn here, with no charting library (matplotlib
-would cost a lesson about a second to import). `plain_svg` shows the lessons' other charts, drawn
-with pygal, as SVG that needs no script and no network. They run no model, read no cassette and
-change nothing they are given.
+widget is built, and the explorer's chart is SVG drawn here (matplotlib would cost a lesson about
+a second to import). They run no model, read no cassette and change nothing they are given.
 """
 
 from __future__ import annotations
 
 import html
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,8 +23,6 @@ from harness.cost import cumulative_input, first_turn_over_budget
 from harness.messages import AssistantMessage, Message, ToolMessage
 from harness.trace import CallRecord, RunResult
 
-# pygal's inline script (its tooltip settings); pygal escapes every "<" in it, so this is exact.
-_SCRIPT = re.compile(r"<script\b.*?</script>", flags=re.S)
 ROLE_COLOURS = {"system": "#6b7280", "user": "#2563eb", "assistant": "#15803d",
                 "tool": "#c2410c"}
 
@@ -220,9 +215,8 @@ def _ticks(top: float, count: int) -> list[int]:
 
 def cost_figure(view: dict[str, Any], budget: int) -> str:
     """An SVG chart of `view`: cumulative input per turn, the prefix alone, the budget, and the
-    turns where the token cap fires and the turn cap. Drawn here, so that the harness needs no
-    charting library: matplotlib would cost a lesson about a second to import, more than the rest
-    of its cells."""
+    turns where the token cap fires and the turn cap. Drawn here: matplotlib would cost a lesson
+    about a second to import, more than the rest of its cells."""
     turns, y_ticks = view["turns"], _ticks(max(view["cumulative"][-1], budget) * 1.05, 6)
     font = 'font-family="Helvetica, Arial, sans-serif" font-size="11"'
 
@@ -303,12 +297,3 @@ class CostExplorer(_Shown):
         values = ", ".join(f"{c.description} {c.value:,}" for c in controls)
         return (f'<div class="alk-cost-static"><p><i>{html.escape(values)}</i></p>'
                 f"<p>{self.summary.value}</p>{self.plot.value}</div>")
-
-
-def plain_svg(chart: Any) -> Any:
-    """A pygal chart as SVG to display in a notebook, at its own width and height, with no script.
-    pygal's default SVG loads its tooltip script from the web (`js=[]` leaves that out) and writes
-    the tooltips' settings into an inline script (cut here): the chart needs neither."""
-    from IPython.display import SVG
-
-    return SVG(_SCRIPT.sub("", chart.render(js=[], explicit_size=True, is_unicode=True)))

@@ -175,7 +175,7 @@ def executed(request):
 
 
 def charts(notebook: nbformat.NotebookNode) -> list[str]:
-    """Every SVG output of the executed lesson (pygal charts shown with `plain_svg`)."""
+    """Every SVG output of an executed lesson: its pygal charts, shown with `plain_svg`."""
     return [output.data["image/svg+xml"] for cell in notebook.cells
             for output in cell.get("outputs", []) if "image/svg+xml" in output.get("data", {})]
 
