@@ -18,6 +18,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -41,6 +42,9 @@ GUARD_CHECK = "from harness import guard as _guard\nassert _guard.is_active(), '
 CELL_TIMEOUT = 120  # seconds; a whole lesson takes a few
 BLANK, ANSWERED = "blank", "answered"
 CHECK_CELL = re.compile(r"^(\w+) = check\(\1\)$", flags=re.M)
+CHARTS = {"06_cost": 3, "09_parallel_tools": 2, "11_traces": 1}  # SVG outputs; others draw none
+# What would make a chart run code or ask the network: a URL (the namespace is parsed away).
+REFERENCE = re.compile(r"(?:https?:|file:)?//\S+|@import|url\(\s*['\"]?[^#'\"\s]")
 # Lesson 12 records into the learner's folder: in the suite, a scratch one (never lessons/my_runs).
 LEARNER_RUNS = tempfile.mkdtemp(prefix="agent-loop-kit-my_runs-")
 atexit.register(shutil.rmtree, LEARNER_RUNS, ignore_errors=True)
@@ -176,6 +180,23 @@ def executed(request):
     return dict(zip(wanted, asyncio.run(execute_all(wanted, at_once=at_once)), strict=True))
 
 
+def charts(notebook: nbformat.NotebookNode) -> list[str]:
+    """Every SVG output of an executed lesson: its pygal charts, shown with `plain_svg`."""
+    return [output.data["image/svg+xml"] for cell in notebook.cells
+            for output in cell.get("outputs", []) if "image/svg+xml" in output.get("data", {})]
+
+
+def outside_references(svg: str) -> list[str]:
+    """Scripts, embedded documents and references to other files or the network in one SVG."""
+    root = ElementTree.fromstring(svg)
+    found = [element.tag for element in root.iter()
+             if element.tag.rpartition("}")[2] in {"script", "foreignObject", "image", "iframe"}]
+    for element in root.iter():
+        for value in [element.text or "", *element.attrib.values()]:
+            found += REFERENCE.findall(value)
+    return found
+
+
 def check_outputs(notebook: nbformat.NotebookNode) -> dict[str, str]:
     """What each your-turn check printed, by piece name."""
     return {match.group(1): "".join(o.get("text", "") for o in cell.get("outputs", []))
@@ -194,6 +215,11 @@ def test_lesson_runs_offline(run, executed):
     found = problems(notebook)
     assert not found, f"{path.name} with {provider}, {mode}:\n" + "\n".join(found)
     assert seconds < 60, f"{path.name} took {seconds:.1f} s"
+    drawn = charts(notebook)
+    assert len(drawn) == CHARTS.get(path.stem, 0), f"{path.name} drew {len(drawn)} charts"
+    for number, chart in enumerate(drawn, start=1):  # shown the same in JupyterLab and the site
+        assert chart.startswith("<svg") and 'width="' in chart, f"chart {number}: {chart[:200]}"
+        assert not outside_references(chart), (number, outside_references(chart))
     checks = check_outputs(notebook)
     for name, printed in checks.items():
         if mode == BLANK:  # never stuck: one line, and the lesson goes on with the reference

@@ -3,8 +3,8 @@
 To keep the cost small it executes two lessons (02 with its transcript stepper, 06 with its cost
 explorer) and shows the others unexecuted, then opens the pages from disk with every request that
 is not a file refused and recorded: pages load with no failed request and no console error, the
-figures are drawn, the widgets show their static view, links between pages lead to pages that
-exist, and the exercises are the students' copies (no solution, no hidden test).
+figures and lesson 06's charts are drawn, the widgets show their static view, links between pages
+lead to pages that exist, and the exercises are the students' copies (no solution, no hidden test).
 """
 
 from __future__ import annotations
@@ -99,6 +99,11 @@ def test_the_site_reads_offline_in_a_browser(site):
         page.goto((site / "lessons" / "06_cost.html").as_uri())
         plot = page.locator(".alk-cost-static svg").bounding_box()
         assert plot and plot["width"] > 300 and plot["height"] > 150, plot
+        charts = page.locator(".cell_output img[src$='.svg']")  # the lesson's pygal charts
+        assert charts.count() == 3
+        for number in range(3):
+            assert page.evaluate("img => img.complete && img.naturalWidth >= 700",
+                                 charts.nth(number).element_handle())
 
         page.get_by_role("link", name="Glossary").first.click()
         page.wait_for_url("**/book/glossary.html")
