@@ -192,6 +192,6 @@ def test_importing_the_widgets_module_loads_no_ipywidgets():
     import sys
 
     code = ("import sys, harness.widgets; "
-            "print('ipywidgets' in sys.modules, 'matplotlib' in sys.modules)")
+            "print('ipywidgets' in sys.modules, 'pygal' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"], "describe() alone must stay cheap to import"
