@@ -11,8 +11,10 @@ imports every HTTP library installed, which costs a lesson about half a second.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +48,6 @@ def provider_options(provider: str, scenario: scenarios.Scenario) -> dict[str, A
                     "openai_responses": {"reasoning_effort": "low"},
                     "gemini": {"thinking_budget": 512}}.get(provider, {})
     return options
-
 
 
 def _normal(value: Any, key: str = "") -> Any:
@@ -191,12 +192,6 @@ def _vcr() -> Any:
     return vcr
 
 
-def __getattr__(name: str) -> Any:
-    if name == "NotInCassette":  # what vcrpy raises for a request the cassette does not hold
-        return _vcr().errors.CannotOverwriteExistingCassetteException
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def recorder(record_mode: str) -> Any:
     """A vcrpy configured for kit cassettes: scrubbing, readable YAML, semantic matching."""
     # vcrpy runs the hooks on every request it matches and every exchange it loads, too. Replaying
@@ -228,23 +223,24 @@ def load_interactions(provider: str, scenario: str, *, directory: Path = CASSETT
 
 def read_interactions(path: Path, *, remedy: str = "Record it again.") -> list[dict[str, Any]]:
     """The exchanges of any kit cassette, by its path, as `load_interactions` gives them."""
-    return _readable(path, remedy, lambda: [
-        {"method": i["request"]["method"], "url": i["request"]["uri"],
-         "request": json.loads(i["request"]["body"]), "status": i["response"]["status"]["code"],
-         "response": json.loads(i["response"]["body"]["string"])}
-        for i in recorded_exchanges(path, remedy=remedy)])
+    with _readable(path, remedy):
+        return [{"method": i["request"]["method"], "url": i["request"]["uri"],
+                 "request": json.loads(i["request"]["body"]),
+                 "status": i["response"]["status"]["code"],
+                 "response": json.loads(i["response"]["body"]["string"])}
+                for i in recorded_exchanges(path, remedy=remedy)]
 
 
 def recorded_exchanges(path: Path, *, remedy: str = "Record it again.") -> list[dict[str, Any]]:
-    """A kit cassette's exchanges as vcrpy stores them: request (method, uri, body) and response
-    (status, headers, body), each a dict."""
-    return _readable(path, remedy, lambda: list(
-        _Serializer.deserialize(path.read_text())["interactions"]))
+    """A kit cassette's exchanges as vcrpy stores them (request, response: dicts)."""
+    with _readable(path, remedy):
+        return list(_Serializer.deserialize(path.read_text())["interactions"])
 
 
-def _readable(path: Path, remedy: str, read: Any) -> Any:
+@contextlib.contextmanager
+def _readable(path: Path, remedy: str) -> Iterator[None]:
     try:
-        return read()
+        yield
     except (KeyError, TypeError, ValueError, yaml.YAMLError) as exc:
         raise CassetteError(f"{path} is not a readable kit cassette ({exc}). {remedy}") from exc
 

@@ -158,6 +158,3 @@ def replay_scenario(provider: str, scenario: str, **overrides: Any) -> RunResult
     """Run the reference loop on one recorded scenario and return its result."""
     with replay(provider, scenario) as session:
         return session.run(**overrides)
-
-
-

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import ast
 import json
+import subprocess
+import sys
 import types
 
 import pytest
@@ -59,6 +61,17 @@ def judged(exercise: str, records: dict) -> dict[str, float]:
     return {name: found["score"] for name, found in scores.items()}
 
 
+def judged_apart(exercise: str, records: dict, folder) -> dict[str, float]:
+    """`judged` as the batch runs it, by `python -P -m grader.verdict` in a process of its own:
+    nothing the notebook's run computed (the reference's plays, their timings) is shared."""
+    job = {"notebooks": [{"student": "ada", "assignment": exercise, "key": "it",
+                          "cells": _cells(exercise),
+                          "evidence": {k: json.dumps(v) for k, v in records.items()}}]}
+    done = subprocess.run([sys.executable, "-P", "-m", "grader.verdict"], input=json.dumps(job),
+                          capture_output=True, text=True, cwd=folder, check=True)
+    return {name: found["score"] for name, found in json.loads(done.stdout)["it"]["scores"].items()}
+
+
 @pytest.mark.parametrize("exercise,corpus", [
     ("01_message_ordering", "ordering_completion_order"), ("01_message_ordering", None),
     ("02_early_exit", "loop_caller_list_grows"), ("02_early_exit", "loop_exit_after_first_result"),
@@ -67,10 +80,15 @@ def judged(exercise: str, records: dict) -> dict[str, float]:
     ("03_no_progress", "cheat_subclassed_detector"), ("02_early_exit", "cheat_wrapped_loop"),
     ("05_capstone", None), ("05_capstone", "capstone_no_closing_call"),
     ("05_capstone", "cheat_capstone_reference_loop")])
-def test_the_grading_process_agrees_with_the_notebook_on_honest_code(exercise, corpus):
+def test_the_grading_process_agrees_with_the_notebook_on_honest_code(exercise, corpus, tmp_path,
+                                                                     monkeypatch):
+    folder = tmp_path / "autograded" / "ada" / exercise  # where nbgrader runs ada's notebook
+    folder.mkdir(parents=True)
+    monkeypatch.chdir(folder)
     passed, records = kernel(exercise, corpus)
     assert not all(passed.values()) or corpus is None
-    assert judged(exercise, records) == {name: 1.0 if ok else 0.0 for name, ok in passed.items()}
+    assert judged_apart(exercise, records, tmp_path) == {name: 1.0 if ok else 0.0
+                                                         for name, ok in passed.items()}
 
 
 def test_a_patched_reference_fools_the_notebook_not_the_grading_process():
