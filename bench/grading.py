@@ -43,8 +43,7 @@ def hand_in(course: Path) -> int:
     count = 0
     for number in range(STUDENTS):
         student = f"s{number:03d}"
-        for exercise in submissions.EXERCISES:
-            bugs = BUGS[exercise]
+        for exercise, bugs in BUGS.items():  # exercises 1 to 4: 40 x 4 notebooks
             bug = bugs[number % len(bugs)] if number % 3 == 1 else None
             module = submissions.load(bug) if bug else None
             folder = course / "submitted" / student / exercise
@@ -147,7 +146,7 @@ def report(notebooks: int, jobs: int, runs: dict[str, tuple[float, float]], same
                 f"{wall / notebooks:.2f} s wall and {cpu / notebooks:.2f} s CPU per notebook")
 
     (autograde, autograde_cpu), (export, _) = runs["autograde"], runs["export"]
-    print(f"class: {STUDENTS} students x {len(submissions.EXERCISES)} exercises = "
+    print(f"class: {STUDENTS} students x {len(BUGS)} exercises = "
           f"{notebooks} notebooks; {jobs} cores")
     print(line("sequential nbgrader autograde", autograde, autograde_cpu)
           + f"; then nbgrader export {export:.1f} s")
