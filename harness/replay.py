@@ -127,31 +127,31 @@ class Recording:
                 return httpx.Response(
                     response["status"]["code"], content=response["body"]["string"],
                     headers=[(k, v) for k, values in response["headers"].items() for v in values])
-        raise _mismatch(self, request)
+        raise self._mismatch(request)
+
+    def _mismatch(self, sent: httpx.Request) -> ReplayMismatch:
+        number = self.play_count + 1
+        where = f"{self.where}, call {number}"
+        if number > len(self):
+            return ReplayMismatch(
+                f"{where}: the recording has only {len(self)} call(s). Your loop called the "
+                f"model again after the reply that should have ended the run.")
+        recorded = self.requests[self._unplayed[0]]  # the one it should have matched
+        if _key(sent) != _key(recorded):
+            found = (f"it went to {sent.method} {sent.url} but the recording expects "
+                     f"{recorded.method} {recorded.url}")
+        else:
+            found = first_difference(body_of(recorded.content), body_of(sent.content))
+        return ReplayMismatch(f"{where}: your request differs from the recording: {found}. "
+                              f"Read the input: print the messages you sent on this call and "
+                              f"compare them with the recording "
+                              f"(lessons/04_reading_the_input.ipynb).")
 
 
 def _key(request: httpx.Request) -> tuple[str, ...]:
     url = request.url
     return tuple({"method": request.method, "scheme": url.scheme, "host": url.host,
                   "path": url.path}[part] for part in MATCH_ON)
-
-
-def _mismatch(recording: Recording, sent: httpx.Request) -> ReplayMismatch:
-    number = recording.play_count + 1
-    where = f"{recording.where}, call {number}"
-    if number > len(recording):
-        return ReplayMismatch(
-            f"{where}: the recording has only {len(recording)} call(s). Your loop called the "
-            f"model again after the reply that should have ended the run.")
-    recorded = recording.requests[recording._unplayed[0]]  # the one it should have matched
-    if _key(sent) != _key(recorded):
-        found = (f"it went to {sent.method} {sent.url} but the recording expects "
-                 f"{recorded.method} {recorded.url}")
-    else:
-        found = first_difference(body_of(recorded.content), body_of(sent.content))
-    return ReplayMismatch(f"{where}: your request differs from the recording: {found}. "
-                          f"Read the input: print the messages you sent on this call and "
-                          f"compare them with the recording (lessons/04_reading_the_input.ipynb).")
 
 
 def replay_scenario(provider: str, scenario: str, **overrides: Any) -> RunResult:

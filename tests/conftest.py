@@ -32,7 +32,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
              (i.callspec.params["name"], i.callspec.params["exercise"]) in graded_there]
     if twice:
         config.hook.pytest_deselected(items=twice)
-        items[:] = [i for i in items if i not in set(twice)]
+        dropped = set(twice)
+        items[:] = [i for i in items if i not in dropped]
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
