@@ -56,15 +56,22 @@ def test_release_check_names_a_stale_exercise(tmp_path, monkeypatch, capsys):
 
 
 @pytest.mark.slow
-def test_nbgrader_validate_passes_solutions_and_fails_every_released_test():
+def test_nbgrader_validate_passes_solutions_and_fails_every_released_test(tmp_path):
     solutions = [str(ROOT / "solutions" / n / f"{n}.ipynb") for n in EXERCISES]
     released = [str(ROOT / "exercises" / n / f"{n}.ipynb") for n in EXERCISES]
+
+    def sockets(name: str) -> list[str]:
+        # Kernels on unix sockets of their own: a TCP port that jupyter_client picks free can be
+        # taken by another kernel of the test run before this one binds it.
+        return ["--KernelManager.transport=ipc", f"--KernelManager.ip={tmp_path / name}"]
+
     # validate_all: every code cell of a solution runs cleanly, the try-it cells included. The
     # two runs are independent: side by side.
     with ThreadPoolExecutor(2) as pool:
         valid = pool.submit(release.nbgrader, "validate", "--Validator.validate_all=True",
-                            *solutions, cwd=ROOT)
-        inverted = pool.submit(release.nbgrader, "validate", "--invert", *released, cwd=ROOT)
+                            *sockets("valid"), *solutions, cwd=ROOT)
+        inverted = pool.submit(release.nbgrader, "validate", "--invert", *sockets("inverted"),
+                               *released, cwd=ROOT)
         valid, inverted = valid.result(), inverted.result()
     assert valid.stdout.count("Success! Your notebook passes all the tests.") \
         == len(EXERCISES), valid.stdout
