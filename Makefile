@@ -16,12 +16,21 @@ $(BIN)/uv:
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
 # Stamp files so a second `make` does not reinstall; they depend on the lock files.
+# Modules are compiled to bytecode at install time, as pip does and uv does not by default: where
+# PYTHONDONTWRITEBYTECODE is set (as on the machines this kit is built on) no .pyc is written, and
+# every kernel would compile IPython, pydantic and the kit from source each time it starts
+# (measured: 1.15 s to start a kernel instead of 0.58 s, and lessons' imports twice as slow).
+INSTALL := VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install --quiet --compile-bytecode
+COMPILE_KIT := $(BIN)/python -m compileall -q harness grader book bench
+
 $(VENV)/.lab: $(BIN)/uv requirements/lab.txt pyproject.toml
-	VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install --quiet -r requirements/lab.txt -e .
+	$(INSTALL) -r requirements/lab.txt -e .
+	$(COMPILE_KIT)
 	touch $@
 
 $(VENV)/.test: $(BIN)/uv requirements/test.txt pyproject.toml
-	VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install --quiet -r requirements/test.txt -e .
+	$(INSTALL) -r requirements/test.txt -e .
+	$(COMPILE_KIT)
 	touch $@ $(VENV)/.lab
 
 setup: $(VENV)/.lab

@@ -79,10 +79,6 @@ def stop_all() -> None:
             pass
 
 
-def _bin(name: str) -> str:
-    return str(Path(sys.executable).parent / name)
-
-
 def _environment(scratch: Path, policy: dict[str, Any]) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PWD", "OLDPWD", ENV)}
     here = str(Path(__file__).resolve().parents[1])  # so kernels import this very harness
@@ -117,12 +113,14 @@ def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dic
 
 @functools.cache
 def _compiled(path: str) -> None:
-    """Compile what sandboxed kernels import (they cannot write bytecode), once per process:
-    the kit from `path` and its dependencies, never a student's code."""
+    """Compile what sandboxed kernels import (they cannot write bytecode; nor can we under
+    PYTHONDONTWRITEBYTECODE, and without bytecode a kernel takes twice as long to start), once
+    per process: the kit from `path` and its dependencies, never a student's code."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run([sys.executable, "-P", "-c", "import ipykernel.kernelapp, harness.grading, "
                     "harness.grading.capstone, harness.record, grader.kernel_log, "
                     "grader.verdict, IPython.core.inputtransformer2"],
-                   env={**os.environ, "PYTHONPATH": path}, cwd=tempfile.gettempdir(),
+                   env=env | {"PYTHONPATH": path}, cwd=tempfile.gettempdir(),
                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -266,8 +264,9 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
             if progress and done.exists():
                 progress(len(done.read_bytes().splitlines()))
 
-        code, timed_out = _run([_bin("nbgrader"), "autograde", "*", "--force"], scratch, env,
-                               log, payload["deadline"], tick)
+        nbgrader = str(Path(sys.executable).parent / "nbgrader")
+        code, timed_out = _run([nbgrader, "autograde", "*", "--force"], scratch, env, log,
+                               payload["deadline"], tick)
         tick()
         scores = _verdict(scratch, _verdict_job(scratch, payload), env, boxes.get("verdict"),
                           payload["deadline"] - (time.monotonic() - started))

@@ -42,3 +42,12 @@ def test_test_lock_agrees_with_the_lab_lock():
 def test_ci_runs_the_readme_test_command():
     readme, ci = (ROOT / "README.md").read_text(), (ROOT / ".ci/run").read_text()
     assert "make test" in readme and "make test" in ci
+
+
+def test_the_locks_leave_out_what_requirements_overrides_removes():
+    # rfc3987-syntax costs every process that imports nbformat about 1 s (requirements/
+    # overrides.txt says why); a lock compiled without the overrides brings it back.
+    for lock in ("lab", "test"):
+        text = (ROOT / f"requirements/{lock}.txt").read_text()
+        assert "--override requirements/overrides.txt" in text.splitlines()[1], lock
+        assert "rfc3987-syntax" not in pins(ROOT / f"requirements/{lock}.txt"), lock
