@@ -212,16 +212,11 @@ def _scratch(prefix: str) -> Path:
 def _grade_plain() -> PlainClass:
     listener = Listener()
     course = hostile.course(_scratch("plain-class-"))
-    with _HANDING_IN:
-        hand_in_hostile(course, listener, plain=True)
+    hand_in_hostile(course, listener, plain=True)
     done = hostile.nbgrader(course, "autograde", "*", env={"GRADER_TEST_SECRET": SECRET})
     listener.close()
     return PlainClass(course, listener, hostile.scores(course), done.stdout + done.stderr)
 
-
-_HANDING_IN = threading.Lock()
-"""One class hands in at a time: building submissions parses Python with `ast`, and CPython 3.11's
-parser is not safe in two threads at once ("AST constructor recursion depth mismatch")."""
 
 _BESIDE = ThreadPoolExecutor(1)
 """Plain nbgrader's run beside the batch's: independent, and each leaves the other idle time
@@ -245,9 +240,8 @@ def graded_class() -> GradedClass:
     _plain_started()  # plain nbgrader grades its copy of the attackers meanwhile
     listener = Listener()
     course = hostile.course(_scratch("graded-class-"))
-    with _HANDING_IN:
-        hand_in_corpus(course)
-        hand_in_hostile(course, listener, plain=False)
+    hand_in_corpus(course)
+    hand_in_hostile(course, listener, plain=False)
     submitted = digests(course, "submitted")
     started = time.perf_counter()
     done = hostile.batch(course, "*", "--jobs", "2", "--report", str(course / "report.json"),

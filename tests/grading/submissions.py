@@ -17,6 +17,7 @@ import ast
 import contextlib
 import copy
 import io
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
@@ -39,11 +40,21 @@ def nbgrader(cell: Any) -> dict[str, Any]:
     return cell.metadata.get("nbgrader", {})
 
 
+_PARSER = threading.Lock()
+"""CPython 3.11's parser is not safe in two threads at once ("AST constructor recursion depth
+mismatch"): the tests build classes side by side (graded.py, test_dask.py)."""
+
+
+def _parse(source: str) -> ast.Module:
+    with _PARSER:
+        return ast.parse(source)
+
+
 def load(name: str) -> SimpleNamespace:
     """A corpus module by file name (without .py): its source, docstring and metadata. It is
     read, not imported: some submissions are meant to crash when their cell runs."""
     source = (CORPUS / f"{name}.py").read_text()
-    tree = ast.parse(source)
+    tree = _parse(source)
     found: dict[str, Any] = {"SOURCE": source, "__doc__": ast.get_docstring(tree)}
     for node in tree.body:
         targets = [node.target] if isinstance(node, ast.AnnAssign) else getattr(node, "targets", [])
@@ -68,14 +79,14 @@ def exercises_of(module: SimpleNamespace) -> list[str]:
 
 
 def _defined(source: str) -> set[str]:
-    return {node.name for node in ast.parse(source).body
+    return {node.name for node in _parse(source).body
             if isinstance(node, ast.FunctionDef | ast.ClassDef)}
 
 
 def _provided(source: str) -> set[str]:
     """Public names a module defines or imports (a re-export counts)."""
     names = _defined(source)
-    for node in ast.parse(source).body:
+    for node in _parse(source).body:
         if isinstance(node, ast.Import | ast.ImportFrom):
             names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
     return {name for name in names if not name.startswith("_")}
@@ -85,7 +96,7 @@ def cell_code(module: SimpleNamespace, names: set[str]) -> str:
     """The module's code for one solution cell: its imports, private helpers and constants,
     and the public definitions in `names` (metadata and the module docstring left out)."""
     source = module.SOURCE
-    tree = ast.parse(source)
+    tree = _parse(source)
     kept = []
     for index, node in enumerate(tree.body):
         if index == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
