@@ -10,6 +10,8 @@ This module does not talk to models and knows no wire format.
 
 from __future__ import annotations
 
+import copy
+import functools
 import inspect
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -44,21 +46,34 @@ class Tool:
     @classmethod
     def from_function(cls, function: Callable[..., Any], *, name: str | None = None,
                       description: str | None = None, mode: Mode = "exclusive") -> Tool:
-        fields: dict[str, Any] = {}
-        for param in inspect.signature(function).parameters.values():
-            annotation = Any if param.annotation is inspect.Parameter.empty else param.annotation
-            default = ... if param.default is inspect.Parameter.empty else param.default
-            fields[param.name] = (annotation, default)
         tool_name = name or function.__name__
-        model = create_model(f"{tool_name}_arguments",
-                             __config__=ConfigDict(extra="forbid"), **fields)
-        schema = model.model_json_schema()
-        schema.pop("title", None)
-        for prop in schema.get("properties", {}).values():
-            prop.pop("title", None)
+        signature = tuple((param.name, param.annotation, param.default)
+                          for param in inspect.signature(function).parameters.values())
+        try:
+            model, schema = _arguments(tool_name, signature)
+        except TypeError:  # an unhashable default (a list, say): build it uncached
+            model, schema = _arguments.__wrapped__(tool_name, signature)
         doc = description if description is not None else inspect.getdoc(function) or ""
-        spec = ToolSpec(name=tool_name, description=doc.strip(), parameters=schema)
+        spec = ToolSpec(name=tool_name, description=doc.strip(), parameters=copy.deepcopy(schema))
         return cls(function=function, spec=spec, arguments_model=model, mode=mode)
+
+
+@functools.lru_cache(maxsize=1024)
+def _arguments(tool_name: str, signature: tuple[tuple[str, Any, Any], ...]
+               ) -> tuple[type[BaseModel], dict[str, Any]]:
+    """The arguments' pydantic model and JSON schema for one signature (name, type, default).
+    Cached: a model takes about a millisecond to build, and a check builds the same few tools
+    hundreds of times."""
+    empty = inspect.Parameter.empty
+    fields = {name: (Any if annotation is empty else annotation, ... if default is empty
+                     else default) for name, annotation, default in signature}
+    model = create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"),
+                         **fields)
+    schema = model.model_json_schema()
+    schema.pop("title", None)
+    for prop in schema.get("properties", {}).values():
+        prop.pop("title", None)
+    return model, schema
 
 
 @dataclass

@@ -46,6 +46,25 @@ def test_schema_from_pydantic_types():
     assert result.content == "Lisbon: [1, 2]" and not result.is_error
 
 
+def test_tools_built_again_are_equal_and_independent():
+    # The schema is built once per signature (harness.tools._arguments): each spec still owns
+    # its dict, so changing one tool's schema cannot reach another's.
+    first, second = Tool.from_function(get_forecast), Tool.from_function(get_forecast)
+    assert first.spec == second.spec and first.arguments_model is second.arguments_model
+    first.spec.parameters["properties"]["city"]["type"] = "integer"
+    assert second.spec.parameters["properties"]["city"] == {"type": "string"}
+    assert Tool.from_function(get_forecast, name="forecast").spec.name == "forecast"
+
+
+def test_a_tool_with_an_unhashable_default():
+    def tag(labels: list[str] = ["urgent"]) -> str:  # noqa: B006 - the default is the point
+        return ",".join(labels)
+
+    tool = Tool.from_function(tag)
+    assert tool.spec.parameters["properties"]["labels"]["default"] == ["urgent"]
+    assert execute(Toolbox.of(tool), call("tag")).content == "urgent"
+
+
 def test_success():
     result = execute(Toolbox.of(get_forecast), call("get_forecast", city="Lisbon"))
     assert (result.tool_call_id, result.content, result.is_error) == ("c1", "Lisbon today: sun",
