@@ -330,13 +330,18 @@ def test_nbclient_runs_a_notebook_in_it_and_interrupts_a_cell(box, tmp_path, mon
     notebook = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell("import os, harness.grading\nprint(os.getcwd(), os.getuid())"),
         nbformat.v4.new_code_cell("import time\ntime.sleep(60)"),
-        nbformat.v4.new_code_cell("print('still here')")])
+        nbformat.v4.new_code_cell("print('still here')"),
+        # No debugger in a graded kernel, and the notebook's folder is not on sys.path.
+        nbformat.v4.new_code_cell("import sys\nprint(sorted(m for m in sys.modules if "
+                                  "'pydevd' in m or (sys.modules[m] and 'debugpy' in m)), "
+                                  "'' in sys.path, os.getcwd() in sys.path)")])
     ipc = {"transport": "ipc", "ip": str(box["runtime"] / "kernel")}
     client = NotebookClient(notebook, kernel_name="python3", timeout=3, allow_errors=True,
                             interrupt_on_timeout=True, config=Config({"KernelManager": ipc}),
                             resources={"metadata": {"path": str(box["own"])}})
     client.execute()
-    first, second, third = (cell.outputs for cell in notebook.cells)
+    first, second, third, fourth = (cell.outputs for cell in notebook.cells)
     assert first[0]["text"] == f"{box['own']} {sandbox.UID}\n"
     assert second[-1]["ename"] == "KeyboardInterrupt"
     assert third[0]["text"] == "still here\n"
+    assert fourth[0]["text"] == "[] False False\n"
