@@ -32,7 +32,7 @@ from harness.trace import RunResult
 WAIT = 0.5
 """Seconds a call of a batch waits for the rest of its batch (only a loop that runs a batch one
 call at a time ever waits this long)."""
-LINGER = 0.3
+LINGER = 0.15
 """Seconds a batch with a barrier after it stays open: a loop that starts the next batch early
 is seen doing it (a right loop waits this long once per barrier)."""
 
