@@ -1,8 +1,9 @@
 """End to end in a real browser: the students' JupyterLab, as `make lab` starts it.
 
-Starts JupyterLab on a free loopback port with a fixed token and the options of the Makefile's
-`lab` recipe (read from the Makefile, so the test follows it), in a temporary root holding copies
-of lessons/, exercises/ and solutions/. Drives Debian's headless Chromium with Playwright: the
+Starts JupyterLab once, on a free loopback port with a fixed token and the options of the
+Makefile's `lab` recipe (read from the Makefile, so the test follows it), in a temporary root
+holding copies of lessons/, exercises/ and solutions/; each test opens its page in a workspace
+of its own. Drives Debian's headless Chromium with Playwright: the
 file browser shows the lessons and the exercises, an exercise opens from it, no instructor tool
 is on screen, lesson 2 runs through Run > Run All Cells with its transcript stepper (CSS class
 `alk-transcript`) rendering and stepping, and no cell writing an error, and a lesson whose
@@ -25,7 +26,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 import nbformat
@@ -123,9 +124,22 @@ def test_make_lab_uses_the_students_config_and_opens_on_the_lessons():
     assert "--LabApp.default_url=/lab/tree/lessons" in options
 
 
-@pytest.fixture
-def lab(tmp_path):
-    """JupyterLab on loopback as `make lab` starts it, over copies of the course folders."""
+class Lab(NamedTuple):
+    url: str
+    root: Path
+    """The server's root: copies of the course folders, which a test may change."""
+
+    def tree(self, path: str, workspace: str) -> str:
+        """The page of `path` in a workspace of its own: the server is shared, and JupyterLab
+        would otherwise reopen what an earlier test left open."""
+        return f"{self.url}/lab/workspaces/{workspace}/tree/{path}?token={TOKEN}"
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab on loopback as `make lab` starts it, over copies of the course folders; one
+    server for the module's tests (each opens its own notebook)."""
+    tmp_path = tmp_path_factory.mktemp("lab")
     root, settings = tmp_path / "root", tmp_path / "settings"
     for folder in COPIED:
         shutil.copytree(ROOT / folder, root / folder)
@@ -152,7 +166,7 @@ def lab(tmp_path):
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(f"{base}/api/status?token={TOKEN}", server)
-        yield base
+        yield Lab(base, root)
     finally:
         # Our server and the kernels it started share its process group.
         if server.poll() is None:
@@ -167,13 +181,13 @@ def lab(tmp_path):
 
 @browser_test
 def test_the_file_browser_holds_lessons_and_exercises_and_no_instructor_tools(lab):
-    listing = httpx.get(f"{lab}/api/contents?token={TOKEN}").json()
+    listing = httpx.get(f"{lab.url}/api/contents?token={TOKEN}").json()
     names = {item["name"] for item in listing["content"]}
     assert {"lessons", "exercises"} <= names and "solutions" not in names, names
-    assert httpx.get(f"{lab}/formgrader?token={TOKEN}").status_code == 404
+    assert httpx.get(f"{lab.url}/formgrader?token={TOKEN}").status_code == 404
 
     with browser_page() as page:
-        page.goto(f"{lab}/lab/tree/lessons?token={TOKEN}", timeout=90_000)
+        page.goto(lab.tree("lessons", "file-browser"), timeout=90_000)
         files = page.locator(".jp-DirListing-content")
         files.get_by_text("01_messages.ipynb").wait_for()  # opens on lessons/
         page.locator(".jp-BreadCrumbs-home").click()
@@ -194,7 +208,7 @@ def test_the_file_browser_holds_lessons_and_exercises_and_no_instructor_tools(la
 def test_a_lesson_runs_in_jupyterlab_and_the_stepper_renders(lab):
     screenshot = ARTIFACTS / "browser_02_one_tool.png"
     with browser_page() as page:
-        run_all(page, f"{lab}/lab/tree/{LESSON.as_posix()}?token={TOKEN}")
+        run_all(page, lab.tree(LESSON.as_posix(), "stepper"))
 
         stepper = page.locator(".alk-transcript")
         stepper.wait_for(timeout=120_000)
@@ -263,9 +277,9 @@ def test_feedback_wraps_a_long_check_message_so_the_lesson_is_on_screen(tmp_path
 
 
 @browser_test
-def test_a_wrong_piece_shows_its_first_divergence_in_the_lesson(lab, tmp_path):
+def test_a_wrong_piece_shows_its_first_divergence_in_the_lesson(lab):
     # The learner's copy of lesson 01 with a typical wrong `ask` written into its your-turn cell.
-    path = tmp_path / "root" / "lessons" / "01_messages.ipynb"
+    path = lab.root / "lessons" / "01_messages.ipynb"
     notebook = nbformat.read(path, as_version=4)
     wrong = (ROOT / "tests" / "practice_wrong" / "ask__sends_only_the_question.py").read_text()
     cells = [c for c in notebook.cells
@@ -274,7 +288,7 @@ def test_a_wrong_piece_shows_its_first_divergence_in_the_lesson(lab, tmp_path):
     cells[0].source = wrong
     nbformat.write(notebook, path)
     with browser_page() as page:
-        run_all(page, f"{lab}/lab/tree/lessons/01_messages.ipynb?token={TOKEN}")
+        run_all(page, lab.tree("lessons/01_messages.ipynb", "wrong-piece"))
         page.wait_for_function(ALL_CELLS_RAN, timeout=120_000)
         # The check cell's output, read once it holds the whole message.
         text = page.wait_for_function("""() => {
