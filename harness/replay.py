@@ -108,6 +108,9 @@ class Recording:
         self.requests = [httpx.Request(e["request"]["method"], e["request"]["uri"],
                                        content=e["request"]["body"] or b"")
                          for e in self.exchanges]
+        # Each recorded request's match key and JSON body, read once: every call compares them.
+        self._keys = [_key(request) for request in self.requests]
+        self._bodies = [body_of(request.content) for request in self.requests]
         self._unplayed = list(range(len(self.exchanges)))
 
     def __len__(self) -> int:
@@ -120,8 +123,7 @@ class Recording:
     def __call__(self, request: httpx.Request) -> httpx.Response:
         key, body = _key(request), body_of(request.content)
         for index in self._unplayed:
-            recorded = self.requests[index]
-            if _key(recorded) == key and first_difference(body_of(recorded.content), body) is None:
+            if self._keys[index] == key and first_difference(self._bodies[index], body) is None:
                 self._unplayed.remove(index)
                 response = self.exchanges[index]["response"]
                 return httpx.Response(
@@ -136,12 +138,13 @@ class Recording:
             return ReplayMismatch(
                 f"{where}: the recording has only {len(self)} call(s). Your loop called the "
                 f"model again after the reply that should have ended the run.")
-        recorded = self.requests[self._unplayed[0]]  # the one it should have matched
-        if _key(sent) != _key(recorded):
+        expected = self._unplayed[0]  # the one it should have matched
+        recorded = self.requests[expected]
+        if _key(sent) != self._keys[expected]:
             found = (f"it went to {sent.method} {sent.url} but the recording expects "
                      f"{recorded.method} {recorded.url}")
         else:
-            found = first_difference(body_of(recorded.content), body_of(sent.content))
+            found = first_difference(self._bodies[expected], body_of(sent.content))
         return ReplayMismatch(f"{where}: your request differs from the recording: {found}. "
                               f"Read the input: print the messages you sent on this call and "
                               f"compare them with the recording "
