@@ -52,12 +52,15 @@ def cached_tokens(previous: str | None, current: str) -> int:
         >>> cached_tokens("a" * 8000, "a" * 8000 + "b")
         1920
     """
-    if not previous:
-        return 0
-    shared = 0
-    for left, right in zip(previous, current, strict=False):
-        if left != right:
-            break
-        shared += 1
-    tokens = shared // CHARS_PER_TOKEN
+    tokens = _shared_prefix(previous or "", current) // CHARS_PER_TOKEN
     return 0 if tokens < CACHE_MINIMUM else tokens // CACHE_STEP * CACHE_STEP
+
+
+def _shared_prefix(first: str, second: str) -> int:
+    """How many leading characters two strings share, by bisection: each slice comparison runs
+    in C, about 16 of them for a 40,000-character request instead of 40,000 Python steps."""
+    low, high = 0, min(len(first), len(second))
+    while low < high:  # the first `low` characters agree; beyond `high` they cannot
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if first[:middle] == second[:middle] else (low, middle - 1)
+    return low

@@ -206,6 +206,19 @@ def test_recording_refuses_to_overwrite_and_regenerates_byte_identical(tmp_path)
     assert (tmp_path / "manifest.json").read_bytes() == before
 
 
+def test_pure_python_yaml_writes_the_same_bytes_as_libyaml():
+    class Plain(yaml.SafeDumper):  # what a machine without libyaml writes with
+        pass
+
+    Plain.add_representer(str, cassettes._str)
+    paths = sorted(CASSETTES.glob("*/*.yaml"))
+    for path in paths:
+        cassette = cassettes._Serializer.deserialize(path.read_text())
+        assert yaml.dump(cassette, Dumper=Plain, sort_keys=False, allow_unicode=True,
+                         width=100) == cassettes._Serializer.serialize(cassette), path
+    assert len(paths) >= len(PAIRS) and cassettes._Dumper.__mro__[1] is yaml.CSafeDumper
+
+
 def test_live_recording_without_a_key_fails_clearly(tmp_path, monkeypatch):
     for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY"):
         monkeypatch.delenv(name, raising=False)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import inspect
 import json
+import ssl
 from pathlib import Path
 
 import httpx
@@ -65,6 +66,22 @@ def test_every_adapter_has_the_same_shape(name):
     model = cls(api_key="k")
     assert (model.model, model.base_url, model.max_output_tokens) == (*DEFAULTS[name], 1024)
     assert isinstance(model.client, httpx.Client)
+
+
+def test_default_clients_share_one_verifying_tls_context(monkeypatch):
+    from harness.providers import _http
+
+    real, built = ssl.create_default_context, []
+    monkeypatch.setattr(ssl, "create_default_context",
+                        lambda *args, **kwargs: built.append(real(*args, **kwargs)) or built[-1])
+    _http._tls.cache_clear()
+    try:
+        for cls in [*PROVIDERS.values(), *PROVIDERS.values()]:
+            cls(api_key="k").client.close()
+        assert len(built) == 1  # httpx builds one per client unless it is handed one
+        assert (built[0].verify_mode, built[0].check_hostname) == (ssl.CERT_REQUIRED, True)
+    finally:
+        _http._tls.cache_clear()
 
 
 @pytest.mark.parametrize("name", PROVIDERS)
