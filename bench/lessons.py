@@ -88,8 +88,8 @@ def main() -> None:
     for name, seconds in lessons.items():
         print(f"  {name:24} {seconds:5.2f} s  (cells and end, rounds: "
               f"{', '.join(f'{rest:.2f}' for _, rest in rounds[name])})")
-    spent = sum(map(sum, (times for runs in rounds.values() for times in runs)))
-    spent_floor = sum(map(sum, floor))
+    spent = sum(sum(times) for runs in rounds.values() for times in runs)
+    spent_floor = sum(sum(times) for times in floor)
     print(f"kernel start:                {start:6.2f} s (median of all {len(starts)} notebooks; "
           f"min {min(starts):.2f}, max {max(starts):.2f})")
     print(f"every lesson, every round:   {spent:6.1f} s")
@@ -102,6 +102,7 @@ def main() -> None:
     common = sum(lessons.values()) / (len(lessons) * (start + floor_rest))
     print(f"ratio, common start:         {common:6.2f}x "
           f"(the run's median start, each notebook's median rest)")
+
 
 if __name__ == "__main__":
     main()
