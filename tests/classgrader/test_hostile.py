@@ -144,13 +144,14 @@ def test_every_capped_test_says_why(graded):
 def test_plain_nbgrader_is_fooled_where_the_batch_is_not(graded):
     plain = plain_class()
     course, listener, scores = plain.course, plain.listener, plain.scores
+    problems = [line for line in plain.log.splitlines() if "| INFO]" not in line][-20:]
     for name, module in ATTACKS.items():
         if module.PLAIN is None:
             OUTCOMES.setdefault(name, {})["plain"] = "not run (it would harm the machine)"
             continue
         observed = _observed(scores, name, module.EXERCISE)
         OUTCOMES.setdefault(name, {})["plain"] = _summary(observed, module.EXERCISE)
-        assert observed == _expected(module.PLAIN, module.EXERCISE), name
+        assert observed == _expected(module.PLAIN, module.EXERCISE), (name, problems)
     assert listener.accepted == 2  # the network attacks (Python, C) reached the loopback
     assert (course / "pwned.txt").exists()
     assert "secret seen: True" in _outputs(course, "proc_environ", "03_no_progress")

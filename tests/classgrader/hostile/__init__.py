@@ -36,6 +36,15 @@ TIMEOUT = 10
 """Seconds per cell in the test courses: loops and sleeps are cut after this (the slowest graded
 cell takes a few seconds on a loaded 2-core machine)."""
 
+SOCKETS = """import os
+
+# Plain nbgrader's kernels on unix sockets in each course copy: a TCP port that jupyter_client
+# picks free can be taken by another process of the test run before the kernel binds it, and the
+# kernel dies (the batch sets its own sockets per shard after this).
+c.KernelManager.transport = "ipc"
+c.KernelManager.ip = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernel")
+"""
+
 
 def attacks() -> list[ModuleType]:
     return [importlib.import_module(f"classgrader.hostile.{p.stem}")
@@ -54,7 +63,7 @@ def released() -> Path:
     atexit.register(shutil.rmtree, folder, True)
     release.build(list(EXERCISES), folder)
     with open(folder / "nbgrader_config.py", "a") as config:
-        config.write(f"\nc.Execute.timeout = {TIMEOUT}\n")
+        config.write(f"\nc.Execute.timeout = {TIMEOUT}\n{SOCKETS}")
     return folder
 
 
