@@ -21,7 +21,7 @@ $(BIN)/uv:
 # every kernel would compile IPython, pydantic and the kit from source each time it starts
 # (measured: 1.15 s to start a kernel instead of 0.58 s, and lessons' imports twice as slow).
 INSTALL := VIRTUAL_ENV=$(VENV) $(BIN)/uv pip install --quiet --compile-bytecode
-COMPILE_KIT := $(BIN)/python -m compileall -q harness grader book bench
+COMPILE_KIT := $(BIN)/python -m compileall -q harness offline course grader book bench
 
 $(VENV)/.lab: $(BIN)/uv requirements/lab.txt pyproject.toml
 	$(INSTALL) -r requirements/lab.txt -e .
@@ -60,18 +60,18 @@ test: $(VENV)/.test chromium
 	PATH=$(CURDIR)/$(BIN):$$PATH $(BIN)/python -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
 
 lint: $(VENV)/.test
-	$(BIN)/ruff check harness grader tests bench book
+	$(BIN)/ruff check harness offline course grader tests bench book
 
 bench: $(VENV)/.test
 	$(BIN)/python -m bench
 
 # Regenerate every cassette from the emulator (deterministic: a second run changes no byte).
 cassettes: $(VENV)/.lab
-	$(BIN)/python -m harness record --all --emulator --force
+	$(BIN)/python -m course record --all --emulator --force
 
-# Regenerate lessons/answers/ (the worked answer to each your-turn piece) from harness.practice.
+# Regenerate lessons/answers/ (the worked answer to each your-turn piece) from course.practice.
 answers: $(VENV)/.lab
-	$(BIN)/python -c "from harness.practice import write_answers; write_answers()"
+	$(BIN)/python -c "from course.practice import write_answers; write_answers()"
 
 # The course as a static site: every lesson executed offline, Sphinx + MyST-NB (book/conf.py).
 site: $(VENV)/.test

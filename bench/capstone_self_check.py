@@ -24,7 +24,7 @@ for cell in cells:
     if cell.metadata.get("nbgrader", {}).get("solution"):
         exec(cell.source, namespace)
 wall, cpu = time.perf_counter(), time.process_time()
-from harness.grading import capstone as check
+from course.exercises.capstone import checks as check
 imported = time.perf_counter() - wall, time.process_time() - cpu
 wall, cpu = time.perf_counter(), time.process_time()
 with contextlib.redirect_stdout(io.StringIO()) as printed:

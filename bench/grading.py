@@ -92,7 +92,8 @@ def kernel_floor(runs: int = 8, *, sandboxed: bool = False) -> float:
         if sandboxed:
             settings = folder / "sandbox.json"
             settings.write_text(json.dumps(sandbox.settings(
-                readable=[ROOT / "harness", ROOT / "grader"], hidden=[folder])))
+                readable=[ROOT / "harness", ROOT / "offline", ROOT / "course", ROOT / "grader"],
+                hidden=[folder])))
             os.environ["JUPYTER_PATH"] = sandbox.kernelspec(str(folder / "specs"), settings)
         ipc = Config({"KernelManager": {"transport": "ipc", "ip": str(folder / "sockets" / "k")}})
         samples = []

@@ -39,7 +39,7 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
-from harness.practice import with_answers
+from course.practice import with_answers
 
 LESSONS = sorted((Path(__file__).resolve().parent.parent / "lessons").glob("*.ipynb"))
 PROVIDER = os.environ.get("AGENT_LOOP_KIT_PROVIDER", "anthropic")

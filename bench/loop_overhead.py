@@ -10,8 +10,9 @@ from __future__ import annotations
 import statistics
 import time
 
-from harness import ScriptedModel, Step, SystemMessage, Toolbox, UserMessage, run
-from harness.scenarios import get_forecast
+from harness import SystemMessage, Toolbox, UserMessage, run
+from offline import ScriptedModel, Step
+from offline.scenarios import get_forecast
 
 CALLS = 25
 RUNS = 200

@@ -1,7 +1,7 @@
 """The harness's cost per replayed call, against bare vcrpy replay of the same cassette.
 
 Bare: an httpx client posts each recorded body inside vcrpy's stock `use_cassette` (default
-matchers) and parses the JSON reply. Harness: `harness.replay.replay` (semantic JSON matching,
+matchers) and parses the JSON reply. Harness: `offline.replay.replay` (semantic JSON matching,
 network guard) with the reference loop and a provider adapter mapping each transcript to wire JSON
 and back. Both replay bench_press (4 calls) on each provider; the figure is the median per call.
 """
@@ -14,7 +14,7 @@ import time
 import httpx
 import vcr
 
-from harness import replay
+from offline import replay
 
 SCENARIO = "bench_press"
 ROUNDS = 30

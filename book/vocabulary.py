@@ -51,7 +51,8 @@ def texts(root: Path = ROOT) -> Iterator[tuple[str, str]]:
     for path in notebooks:
         for number, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
             yield f"{path.relative_to(root)} cell {number}", "".join(cell["source"])
-    for path in sorted((root / "harness").rglob("*.py")):
+    for path in sorted(p for package in ("harness", "offline", "course")
+                       for p in (root / package).rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
                 if docstring := ast.get_docstring(node):

@@ -7,7 +7,7 @@ reformatting or re-commenting leaves the same sequence. Attribute names, operato
 constants stay: they are what the code does. Two sequences are compared with difflib's ratio
 (1.0: the same tree). `find` compares each submitted solution cell with the same cell of every
 other student of the assignment, and each submitted function with the reference's graded functions
-(`harness.grading.reference` and the library functions it names); pairs at or above `THRESHOLD`
+(`course.exercises.reference` and the library functions it names); pairs at or above `THRESHOLD`
 come back as `Copy` records. A flag, not a grade: nothing here touches the gradebook, and short
 functions (fewer than `MIN_TOKENS` nodes, where any two correct answers look alike) are left out.
 """
@@ -28,6 +28,8 @@ from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
+from course.exercises.ownwork import from_kit, kit_folders
+
 THRESHOLD = 0.9
 """Similarity from which a pair is listed (independent correct solutions in the test corpus stay
 at or below 0.85; a renamed and reformatted copy scores 1.0)."""
@@ -36,7 +38,7 @@ MIN_TOKENS = 100
 alike whoever wrote them."""
 _SKIPPED_FIELDS = {"returns", "annotation", "type_comment", "decorator_list"}
 _BUILTINS = set(dir(builtins))
-_HARNESS = str(Path(__import__("harness").__file__).parent)
+_KIT = tuple(str(folder) for folder in kit_folders())
 
 
 @dataclass(frozen=True)
@@ -126,9 +128,9 @@ def _alike(left: list[str], right: list[str], threshold: float) -> float:
 
 @functools.cache
 def reference_functions() -> dict[str, list[str]]:
-    """The reference's graded functions (`harness.grading.reference.__all__`), the library
+    """The reference's graded functions (`course.exercises.reference.__all__`), the library
     functions they name, and their helpers, by qualified name."""
-    from harness.grading import reference
+    from course.exercises import reference
 
     found: dict[str, list[str]] = {}
     pending = [getattr(reference, name) for name in reference.__all__]
@@ -142,7 +144,7 @@ def reference_functions() -> dict[str, list[str]]:
             value for value in vars(item).values() if isinstance(value, types.FunctionType)] \
             if isinstance(item, type) else []
         for member in members:
-            if not inspect.getfile(member).startswith(_HARNESS):
+            if not inspect.getfile(member).startswith(_KIT):
                 continue  # code a library generated for a harness class (pydantic's __hash__)
             qualified = f"{member.__module__}.{member.__qualname__}"
             try:
@@ -163,9 +165,9 @@ def _named(function: types.FunctionType, source: str) -> list[Any]:
             named.append(function.__globals__[node.id])
         elif isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and \
                 isinstance(module := function.__globals__.get(node.value.id), types.ModuleType) \
-                and module.__name__.startswith("harness"):  # `loop.run`: a harness module's
+                and from_kit(module.__name__):  # `loop.run`: a kit module's
             named.append(getattr(module, node.attr, None))
-        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("harness"):
+        elif isinstance(node, ast.ImportFrom) and from_kit(node.module):
             module = __import__(node.module, fromlist=["_"])
             named += [getattr(module, alias.name) for alias in node.names]
     return named

@@ -1,7 +1,7 @@
 """What student code did, as data: recorded in the graded notebook, handed back to the checks.
 
 The checks run and judge student code only through the functions marked
-`harness.grading.report.observed` (`call`, `runs.record`, `ownwork.refuse_reference`,
+`course.exercises.report.observed` (`call`, `runs.record`, `ownwork.refuse_reference`,
 `refuse_calls` and the capstone's `_play`). Under the class grader each of the two sides sets an
 observer there:
 
@@ -29,7 +29,7 @@ import json
 import sys
 from typing import Any
 
-from harness.grading.ownwork import Watch
+from course.exercises.ownwork import Watch, from_kit
 
 DEPTH = 60  # nesting deeper than this is recorded as an opaque value
 
@@ -157,7 +157,7 @@ def decode(data: Any) -> Any:
 def _harness_class(path: str) -> type | None:
     """A class of harness's that is already imported, named `module:qualname`; never imports."""
     module, _, qualname = str(path).partition(":")
-    if module not in ("harness", "builtins") and not module.startswith("harness."):
+    if module != "builtins" and not from_kit(module):
         return None
     found: Any = sys.modules.get(module)
     for part in qualname.split("."):

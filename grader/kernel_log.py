@@ -50,11 +50,11 @@ def _record_tests(ipython: Any, tests: frozenset[str], log: int) -> None:
     import ast
     import types
 
-    import harness.grading.report
+    import course.exercises.report
     from grader.evidence import Recorder
 
     recorder, running = Recorder(), []
-    harness.grading.report.observer = recorder
+    course.exercises.report.observer = recorder
     write, dumps = os.write, json.dumps
 
     def before(info: Any) -> None:

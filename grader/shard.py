@@ -27,10 +27,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import harness
+from course.exercises.ownwork import kit_folders
 from grader import sandbox
 from grader.kernel_log import ENV, digest
-from harness.cassettes import CASSETTES
+from offline.cassettes import CASSETTES
 
 OUTPUT_LIMIT = 100_000
 """Characters kept of any one output in an autograded notebook (a gigantic print is cut)."""
@@ -97,7 +97,7 @@ def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dic
     reason = sandbox.unavailable()
     if reason:
         raise RuntimeError(f"cannot sandbox graded code on {socket.gethostname()}: {reason}")
-    common = {"readable": [Path(harness.__file__).parent, Path(__file__).parent, CASSETTES],
+    common = {"readable": [*kit_folders(), Path(__file__).parent, CASSETTES],
               "hidden": [scratch, *payload.get("private", [])],
               "limits": {"memory_mb": payload.get("memory_mb") or 0}, "env": {ENV: env[ENV]}}
     _compiled(env["PYTHONPATH"])
@@ -117,8 +117,8 @@ def _compiled(path: str) -> None:
     PYTHONDONTWRITEBYTECODE, and without bytecode a kernel takes twice as long to start), once
     per process: the kit from `path` and its dependencies, never a student's code."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    subprocess.run([sys.executable, "-P", "-c", "import ipykernel.kernelapp, harness.grading, "
-                    "harness.grading.capstone, harness.record, grader.kernel_log, "
+    subprocess.run([sys.executable, "-P", "-c", "import ipykernel.kernelapp, course.exercises, "
+                    "course.exercises.capstone.checks, offline.record, grader.kernel_log, "
                     "grader.verdict, IPython.core.inputtransformer2"],
                    env=env | {"PYTHONPATH": path}, cwd=tempfile.gettempdir(),
                    stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -55,7 +55,7 @@ def _test(cell: dict[str, Any], namespace: dict[str, Any], record: dict[str, Any
         return {"score": 0.0, "max": points, "note": "the test did not run to its end in the "
                 "notebook (no record of what the student's code gave the checks)"}
     replayer = evidence.Replayer(list(record.get("calls") or []))
-    report = sys.modules["harness.grading.report"]
+    report = sys.modules["course.exercises.report"]
     report.observer = replayer
     try:
         names = {str(name): evidence.Submitted(name) if value == "$callable"
@@ -91,7 +91,7 @@ def grade(cells: list[dict[str, Any]], records: dict[str, Any]) -> dict[str, Any
 
 def main() -> int:
     job = json.load(sys.stdin)
-    import harness.grading  # noqa: F401 (the checks, imported here before any record is read)
+    import course.exercises  # noqa: F401 (the checks, imported here before any record is read)
 
     out, results, root = sys.stdout, {}, os.getcwd()
     for item in job["notebooks"]:

@@ -4,7 +4,7 @@ Every turn resends the whole transcript, so the input of a run grows quadratical
 length: `cumulative_input` is N x prefix + per_turn x N(N-1)/2. This module holds that formula,
 the turn where an input budget fires, the overrun ratio, a dated price table and the cost of a
 run from its usage records, cache reads and cache writes priced apart. It does not count tokens
-in text (see `harness.tokens`).
+in text (see `offline.tokens`).
 
 Budgets: the loop's `token_budget` counts input plus output (`Usage.total_tokens`), summed over
 the run. The arithmetic here counts input only, which is most of it; the loop's budget therefore

@@ -47,7 +47,7 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
     goal check: None lets the answer end the run; a text is sent back as a user message instead.
 
     Example:
-        >>> from harness.scripted import ScriptedModel, Step
+        >>> from offline.scripted import ScriptedModel, Step
         >>> run(ScriptedModel([Step.say("Hi")]), Toolbox(), []).status
         <Exit.DONE: 'done'>
     """

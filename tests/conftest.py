@@ -5,7 +5,7 @@ one graded class together (`classgrader.graded` grades it once per process)."""
 
 import pytest
 
-from harness import guard
+from offline import guard
 
 SHARED = {"tests/classgrader/test_hostile.py": "graded class",
           "tests/classgrader/test_warnings.py": "graded class",

@@ -10,9 +10,9 @@ import httpx
 import pytest
 import yaml
 
-from harness import cassettes, record, replay, scenarios
-from harness.cassettes import CASSETTES, PROVIDERS, load_interactions
-from harness.errors import CassetteError, ReplayMismatch
+from offline import cassettes, record, replay, scenarios
+from offline.cassettes import CASSETTES, PROVIDERS, load_interactions
+from offline.errors import CassetteError, ReplayMismatch
 
 PAIRS = [(p, s) for p in PROVIDERS for s in scenarios.SCENARIOS]
 SECRET = re.compile(r"(sk-[A-Za-z0-9_-]{20,}|sk-ant-[A-Za-z0-9_-]{10,}|AIza[0-9A-Za-z_-]{30,}"
@@ -164,7 +164,8 @@ def test_an_extra_call_says_the_recording_has_ended():
 def test_replay_answers_only_from_the_cassette_and_blocks_other_sockets():
     import socket
 
-    from harness import NetworkBlocked, guard
+    from offline import guard
+    from offline.errors import NetworkBlocked
     guard.uninstall()  # prove that replay installs the guard itself
     try:
         with replay.replay("gemini", "umbrella") as session:
@@ -182,7 +183,7 @@ def test_replay_answers_only_from_the_cassette_and_blocks_other_sockets():
 
 
 def test_missing_cassette_and_unknown_names_explain_the_fix(tmp_path):
-    with pytest.raises(CassetteError, match="python -m harness record"):
+    with pytest.raises(CassetteError, match="python -m course record"):
         with replay.replay("anthropic", "umbrella", directory=tmp_path):
             pass
     with pytest.raises(CassetteError, match="choose one of"):
@@ -230,7 +231,7 @@ def test_live_recording_without_a_key_fails_clearly(tmp_path, monkeypatch):
 def test_replay_patches_nothing_and_leaves_vcrpy_unimported():
     # The adapter's own client is answered by the recording; vcrpy (which patches every HTTP
     # library it finds, and costs a lesson half a second to import) is for recording only.
-    code = ("import sys\nfrom harness.replay import replay_scenario\n"
+    code = ("import sys\nfrom offline.replay import replay_scenario\n"
             "print(replay_scenario('anthropic', 'bench_press').turns, 'vcr' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["4", "False"]

@@ -1,4 +1,4 @@
-"""harness.charts: a pygal chart shown as plain SVG, the same offline everywhere.
+"""course.charts: a pygal chart shown as plain SVG, the same offline everywhere.
 
 pygal is used in a child process only: importing it adds a finder to `sys.meta_path` whose
 ImportWarning on later imports the suite would turn into errors (a kernel ignores it).
@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ElementTree
 
 CHART = """
 import pygal
-from harness.charts import plain_svg
+from course.charts import plain_svg
 
 chart = pygal.Bar(width=500, height=240, title="exits")
 chart.add("share of runs", [0.5, 0.25])
@@ -37,6 +37,6 @@ def test_plain_svg_shows_a_pygal_chart_at_its_size_with_no_script():
 
 
 def test_importing_the_module_loads_neither_pygal_nor_ipython():
-    loaded = _python("import sys, harness.charts; "
+    loaded = _python("import sys, course.charts; "
                      "print(*(name in sys.modules for name in ('pygal', 'IPython')))")
     assert loaded.split() == ["False", "False"]

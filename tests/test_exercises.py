@@ -113,7 +113,7 @@ def test_a_deleted_test_cell_can_be_restored():
 
 
 def test_every_graded_cell_calls_its_check():
-    from harness.grading import exercise_module
+    from course.exercises import exercise_module
 
     for name in EXERCISES:
         for cell in submissions.notebook("solutions", name).cells:

@@ -5,7 +5,8 @@ import socket
 import httpx
 import pytest
 
-from harness import NetworkBlocked, guard
+from offline import guard
+from offline.errors import NetworkBlocked
 
 
 def test_the_suite_runs_under_the_guard():
@@ -13,7 +14,7 @@ def test_the_suite_runs_under_the_guard():
 
 
 def test_a_real_connection_fails_loudly_with_how_to_record():
-    with pytest.raises(NetworkBlocked, match="python -m harness record"):
+    with pytest.raises(NetworkBlocked, match="python -m course record"):
         httpx.get("https://api.openai.com/v1/models", timeout=2)
 
 

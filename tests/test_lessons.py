@@ -26,8 +26,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from harness.practice import pieces, with_answers
-from harness.replay import PROVIDERS
+from course.practice import pieces, with_answers
+from offline.replay import PROVIDERS
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS_DIR = ROOT / "lessons"
@@ -38,7 +38,7 @@ EXPECTED = ["01_messages", "02_one_tool", "03_the_loop", "04_reading_the_input",
             "11_traces", "12_live"]
 KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 PROVIDER_LINE = 'PROVIDER = os.environ.get("AGENT_LOOP_KIT_PROVIDER", "anthropic")'
-GUARD_CHECK = "from harness import guard as _guard\nassert _guard.is_active(), 'network guard off'"
+GUARD_CHECK = "from offline import guard as _guard\nassert _guard.is_active(), 'network guard off'"
 CELL_TIMEOUT = 120  # seconds; a whole lesson takes a few
 BLANK, ANSWERED = "blank", "answered"
 CHECK_CELL = re.compile(r"^(\w+) = check\(\1\)$", flags=re.M)
@@ -248,8 +248,9 @@ def test_lesson_12_runs_live_on_the_emulator_and_records_only_into_the_learners_
         provider, key, tmp_path):
     """No key: the lesson serves the emulator itself. A fake key: the emulator on loopback is
     the provider's host (base-URL override), and the lesson takes the live path to it."""
-    from harness import live, providers
-    from harness.emulator import Emulator, serve
+    from course import live
+    from harness import providers
+    from offline.emulator import Emulator, serve
 
     before, emulator = _repository_state(), Emulator(live.stand_in(), api_key=LIVE_KEY)
     notebook = _read(LESSONS_DIR / "12_live.ipynb")

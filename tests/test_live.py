@@ -1,4 +1,4 @@
-"""Taking a loop live (harness.live), with no network at all: the emulator is served on loopback
+"""Taking a loop live (course.live), with no network at all: the emulator is served on loopback
 as if it were the provider's real host, reached through the base-URL override with a key set, as
 lesson 12 reaches it. A wrong key, a rate limit and a budget that stops the run included."""
 
@@ -12,22 +12,24 @@ from pathlib import Path
 import httpx
 import pytest
 
+from course import live
 from harness import (
-    CassetteError,
     ProviderError,
-    ScriptedModel,
-    Step,
     Toolbox,
     UserMessage,
-    guard,
-    live,
     providers,
 )
-from harness.cassettes import CASSETTES, read_interactions
-from harness.emulator import Emulator, serve
 from harness.loop import run
-from harness.replay import replay_file
 from harness.trace import Exit
+from offline import (
+    ScriptedModel,
+    Step,
+    guard,
+)
+from offline.cassettes import CASSETTES, read_interactions
+from offline.emulator import Emulator, serve
+from offline.errors import CassetteError
+from offline.replay import replay_file
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "sk-live-test-0123456789abcdef"  # a fake key: the emulator accepts it, nobody else would

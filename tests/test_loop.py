@@ -11,8 +11,6 @@ from harness import (
     NoProgressDetector,
     ProviderError,
     RepeatReminder,
-    ScriptedModel,
-    Step,
     SystemMessage,
     Toolbox,
     ToolCall,
@@ -22,9 +20,13 @@ from harness import (
     providers,
     run,
 )
-from harness.emulator import Emulator
 from harness.loop import CANCELLED, CLOSING_INSTRUCTION, NOT_EXECUTED, NOT_EXECUTED_TRUNCATED
-from harness.scenarios import SCENARIOS, get_forecast
+from offline import (
+    ScriptedModel,
+    Step,
+)
+from offline.emulator import Emulator
+from offline.scenarios import SCENARIOS, get_forecast
 
 PROMPT = [SystemMessage(content="You are a travel assistant."),
           UserMessage(content="Umbrella for Lisbon tomorrow?")]
@@ -323,7 +325,7 @@ def test_rejects_a_turn_cap_below_one():
 
 
 def test_an_extra_call_is_a_script_error():
-    from harness import ScriptError
+    from offline.errors import ScriptError
     model = ScriptedModel([forecast_call()])
     with pytest.raises(ScriptError, match="call 2 was not scripted"):
         run(model, TOOLS, PROMPT)

@@ -18,7 +18,7 @@ from grader.nbgrader_plugins import (
     _released,
 )
 
-SOURCE = ("from harness.grading import check\ncheck.visible(run_loop)\n"
+SOURCE = ("from course.exercises import check\ncheck.visible(run_loop)\n"
           "### BEGIN HIDDEN TESTS\ncheck.hidden(run_loop)\n### END HIDDEN TESTS\n")
 
 
@@ -57,7 +57,7 @@ def restore(cell: nbformat.NotebookNode, caplog) -> nbformat.NotebookNode:
 
 
 def test_the_released_copy_of_a_cell_loses_only_its_hidden_lines():
-    assert _released(SOURCE) == "from harness.grading import check\ncheck.visible(run_loop)\n"
+    assert _released(SOURCE) == "from course.exercises import check\ncheck.visible(run_loop)\n"
 
 
 def test_a_released_cell_gets_its_hidden_tests_back_without_an_alarm(caplog):

@@ -20,7 +20,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from harness.practice import answer, check, pieces
+from course.practice import answer, check, pieces
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS = ROOT / "lessons"
@@ -32,9 +32,9 @@ YOUR_TURN = "your-turn"
 # the reference functions whose bodies it grades. Before that lesson, no lesson and no worked
 # answer may hold such a body, and no lesson may print its source.
 GRADED_AFTER = {
-    "01_message_ordering": ("10", ["harness.grading.reference.append_round",
-                                   "harness.grading.reference.to_anthropic"]),
-    "02_early_exit": ("05", ["harness.grading.reference.run_loop", "harness.loop.run",
+    "01_message_ordering": ("10", ["course.exercises.reference.append_round",
+                                   "course.exercises.reference.to_anthropic"]),
+    "02_early_exit": ("05", ["course.exercises.reference.run_loop", "harness.loop.run",
                              "harness.loop._close"]),
     "03_no_progress": ("07", ["harness.progress.call_key",
                               "harness.progress.NoProgressDetector.observe",
@@ -42,7 +42,7 @@ GRADED_AFTER = {
     "04_cost": ("06", ["harness.cost.cumulative_input", "harness.cost.first_turn_over_budget",
                        "harness.cost.run_cost"]),
     "05_capstone": ("11", ["harness.loop.run", "harness.loop._close",
-                           "harness.grading.reference.summarize_exits"]),
+                           "course.exercises.reference.summarize_exits"]),
 }
 ALIKE = 0.8  # normalised-tree similarity from which a body counts as the graded one
 
@@ -71,7 +71,7 @@ def _notebook(lesson: str) -> nbformat.NotebookNode:
 @pytest.mark.parametrize("name", sorted(PIECES))
 def test_check_finds_the_piece_by_reading_its_module_only(name):
     # `check` imports just the module whose source holds `Piece("name"`: keep that spelling.
-    homes = [path.stem for path in (ROOT / "harness" / "practice").glob("lesson*.py")
+    homes = [path.stem for path in (ROOT / "course" / "practice").glob("lesson*.py")
              if f'Piece("{name}"' in path.read_text()]
     assert homes == [f"lesson{PIECES[name].lesson[:2]}"], homes
 

@@ -61,7 +61,7 @@ def prose(path: Path) -> str:
 def read_by_people(files: list[str]) -> list[str]:
     documents = [name for name in files if name.endswith((".md", ".ipynb"))]
     modules = [name for name in files if name.endswith(".py")
-               and name.split("/")[0] in ("harness", "grader", "bench")]
+               and name.split("/")[0] in ("harness", "offline", "course", "grader", "bench")]
     return [name for name in documents + modules if (ROOT / name).exists()]
 
 

@@ -15,8 +15,6 @@ from hypothesis import strategies as st
 
 from harness import (
     AssistantMessage,
-    ScriptedModel,
-    Step,
     SystemMessage,
     ToolCall,
     ToolMessage,
@@ -24,8 +22,12 @@ from harness import (
     UserMessage,
     providers,
 )
-from harness.emulator import Emulator
 from harness.messages import Reply
+from offline import (
+    ScriptedModel,
+    Step,
+)
+from offline.emulator import Emulator
 
 NAMES = ["get_forecast", "search_tickets", "save_goal"]
 TOOLS = [ToolSpec(name=n, description=f"The {n} tool.",

@@ -2,7 +2,9 @@
 
 import pytest
 
-from harness import ScriptedModel, ScriptError, Step, UserMessage
+from harness import UserMessage
+from offline import ScriptedModel, Step
+from offline.errors import ScriptError
 
 
 def test_records_what_it_was_sent_and_counts_usage_from_the_transcript():

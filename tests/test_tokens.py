@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from harness.tokens import (
+from offline.tokens import (
     CACHE_MINIMUM,
     _shared_prefix,
     cached_tokens,

@@ -1,7 +1,7 @@
 """Traces: per call, per run (exit first) and in aggregate."""
 
 from harness import Exit, format_run, summarize
-from harness.scenarios import SCENARIOS
+from offline.scenarios import SCENARIOS
 
 
 def test_call_records_hold_the_exact_list_sent():

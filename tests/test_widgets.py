@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import ProviderError, ScriptedModel, Step, ToolCall, run
-from harness.messages import AssistantMessage, Reasoning, SystemMessage, ToolMessage, UserMessage
-from harness.scenarios import SCENARIOS
-from harness.widgets import (
+from course.widgets import (
     CostExplorer,
     TranscriptStepper,
     call_view,
@@ -17,6 +14,10 @@ from harness.widgets import (
     describe,
     render,
 )
+from harness import ProviderError, ToolCall, run
+from harness.messages import AssistantMessage, Reasoning, SystemMessage, ToolMessage, UserMessage
+from offline import ScriptedModel, Step
+from offline.scenarios import SCENARIOS
 
 
 @pytest.fixture(scope="module")
@@ -191,7 +192,7 @@ def test_importing_the_widgets_module_loads_no_ipywidgets():
     import subprocess
     import sys
 
-    code = ("import sys, harness.widgets; "
+    code = ("import sys, course.widgets; "
             "print('ipywidgets' in sys.modules, 'pygal' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"], "describe() alone must stay cheap to import"

@@ -204,7 +204,7 @@ def test_parallel_batch_writes_what_sequential_nbgrader_writes(both):
     assert copied[0] == "assignment,cell,student,other,similarity"
     assert "01_message_ordering,append_round_solution,ada,eve,1.0" in copied
     assert ("01_message_ordering,append_round_solution,ada,"
-            "reference:harness.grading.reference.append_round,1.0") in copied
+            "reference:course.exercises.reference.append_round,1.0") in copied
     assert "near-copies flagged for review in copies.csv" in done.stdout
     scores = hostile.scores(parallel)
     assert sum(scores[("ada", "01_message_ordering")].values()) == 7

@@ -13,8 +13,8 @@ import nbformat
 import pytest
 from grading import submissions
 
+from course.exercises import reference
 from grader import copies
-from harness.grading import reference
 
 VALID = submissions.corpus("valid_")
 
@@ -91,15 +91,15 @@ def test_a_disguised_copy_of_the_reference_is_flagged():
                  **_valid(exercise)}
     found = copies.find(handed_in, _definitions(exercise))
     flagged = {(c.student, c.other): c.similarity for c in found}
-    assert flagged.get(("copycat", "reference:harness.grading.reference.append_round"), 0) >= 0.95
+    assert flagged.get(("copycat", "reference:course.exercises.reference.append_round"), 0) >= 0.95
     assert {student for student, _ in flagged} == {"copycat"}, found
 
 
 def test_the_library_loop_behind_the_reference_run_loop_is_compared_too():
     # Exercise 2's reference is harness.loop.run itself: a copy of it must be caught as such.
     compared = copies.reference_functions()
-    assert {"harness.grading.reference.run_loop", "harness.loop.run", "harness.loop._close",
-            "harness.grading.reference.summarize_exits"} <= set(compared)
+    assert {"course.exercises.reference.run_loop", "harness.loop.run", "harness.loop._close",
+            "course.exercises.reference.summarize_exits"} <= set(compared)
 
 
 def test_a_disguised_copy_of_the_library_loop_in_the_capstone_is_flagged():

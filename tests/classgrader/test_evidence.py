@@ -14,7 +14,7 @@ import types
 import pytest
 from grading import submissions
 
-import harness.grading.report as report
+import course.exercises.report as report
 from grader import evidence, verdict
 from grader.kernel_log import digest
 
@@ -92,9 +92,9 @@ def test_the_grading_process_agrees_with_the_notebook_on_honest_code(exercise, c
 
 
 def test_a_patched_reference_fools_the_notebook_not_the_grading_process():
-    from harness.grading import reference
+    from course.exercises import reference
 
-    patch = "import harness.grading.reference as _r\n_r.NoProgress = NoProgress"
+    patch = "import course.exercises.reference as _r\n_r.NoProgress = NoProgress"
     original = reference.NoProgress
     try:
         passed, records = kernel("03_no_progress", "detector_consecutive_only", after=patch)
@@ -127,7 +127,7 @@ def test_data_comes_back_as_the_same_types_and_runs_nothing():
     assert back["$b"] == [None, True] and isinstance(back["c"], report.Outcome)
     assert isinstance(back["c"].error, KeyError) and str(back["c"].error) == "'k'"
     from harness.messages import AssistantMessage, ToolCall
-    from harness.scripted import ScriptedModel, Step
+    from offline.scripted import ScriptedModel, Step
 
     message = AssistantMessage(content="hi", tool_calls=[ToolCall(id="c1", name="f",
                                                                   arguments={"x": 1})])

@@ -21,7 +21,9 @@ from grader import sandbox, seccomp
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
                                 reason="the OS sandbox is Linux's; elsewhere the container recipe")
 
-HARNESS = Path(__file__).resolve().parents[2] / "harness"
+ROOT = Path(__file__).resolve().parents[2]
+HARNESS = ROOT / "harness"
+KIT = [HARNESS, ROOT / "offline", ROOT / "course"]
 GRADER = Path(sandbox.__file__).parent
 SECRET = "the gradebook's contents"
 
@@ -54,7 +56,7 @@ def box(tmp_path):
 
 def run(box, code, *, limits=None, env=None, timeout=60, **options):
     """Run `code` in a fresh python through the launcher; return (exit code, stdout, stderr)."""
-    config = sandbox.settings(readable=[HARNESS, GRADER, box["library"]],
+    config = sandbox.settings(readable=[*KIT, GRADER, box["library"]],
                               hidden=[box["shard"], box["course"], box["library"] / "private"],
                               limits=limits, **options)
     settings = box["shard"].parent / "sandbox.json"
@@ -128,7 +130,7 @@ print(json.dumps({{
     "course": attempt(lambda: open({str(box["course"] / "source" / "solution.py")!r}).read()),
     "hidden in readable": attempt(lambda: os.listdir({str(box["library"] / "private")!r})),
     "readable": open({str(box["library"] / "public.py")!r}).read(),
-    "checks": os.path.isfile({str(HARNESS / "grading" / "__init__.py")!r}),
+    "checks": os.path.isfile({str(ROOT / "course" / "exercises" / "__init__.py")!r}),
     "home": os.listdir({home!r}) if os.path.isdir({home!r}) else [],
     "shadow": attempt(lambda: open("/etc/shadow").read()),
 }}))""")
@@ -253,7 +255,7 @@ def test_the_instructors_variables_stay_outside(box):
 
 def test_the_whole_sandbox_dies_with_its_parent(box):
     marker = f"sandboxed-{os.getpid()}-{time.time_ns()}"
-    config = sandbox.settings(readable=[HARNESS], hidden=[box["shard"]])
+    config = sandbox.settings(readable=KIT, hidden=[box["shard"]])
     settings = box["shard"].parent / "sandbox.json"
     settings.write_text(json.dumps(config))
     code = f"import threading, time; threading.Thread(target=time.sleep, args=(60,)).start(); " \
@@ -325,10 +327,10 @@ def test_nbclient_runs_a_notebook_in_it_and_interrupts_a_cell(box, tmp_path, mon
     from traitlets.config import Config
 
     settings = tmp_path / "sandbox.json"
-    settings.write_text(json.dumps(sandbox.settings(readable=[HARNESS], hidden=[box["shard"]])))
+    settings.write_text(json.dumps(sandbox.settings(readable=KIT, hidden=[box["shard"]])))
     monkeypatch.setenv("JUPYTER_PATH", sandbox.kernelspec(str(tmp_path / "specs"), settings))
     notebook = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell("import os, harness.grading\nprint(os.getcwd(), os.getuid())"),
+        nbformat.v4.new_code_cell("import os, course.exercises\nprint(os.getcwd(), os.getuid())"),
         nbformat.v4.new_code_cell("import time\ntime.sleep(60)"),
         nbformat.v4.new_code_cell("print('still here')"),
         # No debugger in a graded kernel, and the notebook's folder is not on sys.path.

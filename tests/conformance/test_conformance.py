@@ -12,8 +12,8 @@ from anthropic.types import Message
 from google.genai import types as genai
 from openai.types.responses import Response
 
-from harness.emulator import Emulator
-from harness.scripted import ScriptedModel, Step
+from offline.emulator import Emulator
+from offline.scripted import ScriptedModel, Step
 from tests.conformance import anthropic_fixtures, gemini_fixtures, openai_responses_fixtures
 from tests.conformance._fixture import Fixture
 

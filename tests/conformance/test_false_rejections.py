@@ -13,11 +13,11 @@ from typing import Any
 import httpx
 import pytest
 
-from harness.emulator import Emulator, WireError, anthropic
-from harness.emulator._ids import EMULATOR_KEY_ID, Ledger
-from harness.emulator.openai_responses import TOOL_ITEMS
 from harness.messages import AssistantMessage, ToolMessage
-from harness.scripted import ScriptedModel, Step
+from offline.emulator import Emulator, WireError, anthropic
+from offline.emulator._ids import EMULATOR_KEY_ID, Ledger
+from offline.emulator.openai_responses import TOOL_ITEMS
+from offline.scripted import ScriptedModel, Step
 from tests.conformance import anthropic_fixtures as A
 from tests.conformance import gemini_fixtures as G
 from tests.conformance import openai_responses_fixtures as R

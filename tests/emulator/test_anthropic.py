@@ -9,10 +9,10 @@ import pytest
 from anthropic.types import Message
 from anthropic.types.shared import ErrorResponse
 
-from harness.emulator import Emulator
 from harness.messages import StopReason, ToolCall, ToolMessage, UserMessage
-from harness.scripted import ScriptedModel, Step
-from harness.tokens import count_tokens
+from offline.emulator import Emulator
+from offline.scripted import ScriptedModel, Step
+from offline.tokens import count_tokens
 
 URL = "https://api.anthropic.com/v1/messages"
 TOOLS = [{"name": "get_weather", "description": "Get the current weather for a city.",

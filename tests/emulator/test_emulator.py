@@ -10,10 +10,11 @@ import pytest
 from anthropic.types.shared import ErrorResponse
 from openai.types.shared import ErrorObject
 
-from harness.emulator import Emulator, serve
-from harness.errors import ProviderError, ScriptError
+from harness.errors import ProviderError
 from harness.messages import ToolCall
-from harness.scripted import ScriptedModel, Step
+from offline.emulator import Emulator, serve
+from offline.errors import ScriptError
+from offline.scripted import ScriptedModel, Step
 
 CHAT = "https://api.openai.com/v1/chat/completions"
 RESPONSES = "https://api.openai.com/v1/responses"

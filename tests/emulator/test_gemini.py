@@ -9,9 +9,9 @@ import httpx
 import pytest
 from google.genai import errors, types
 
-from harness.emulator import Emulator
 from harness.messages import StopReason, ToolMessage
-from harness.scripted import ScriptedModel, Step
+from offline.emulator import Emulator
+from offline.scripted import ScriptedModel, Step
 
 BASE = "https://generativelanguage.googleapis.com/v1beta/models/"
 TOOLS = [{"functionDeclarations": [{
@@ -240,8 +240,8 @@ def test_bare_invalid_argument(case: str) -> None:
 def test_a_call_turn_left_unanswered_is_rejected():
     import httpx
 
-    from harness import ScriptedModel, Step
-    from harness.emulator import Emulator
+    from offline import ScriptedModel, Step
+    from offline.emulator import Emulator
 
     body = {"contents": [
         {"role": "user", "parts": [{"text": "Umbrella for Lisbon?"}]},

@@ -9,9 +9,9 @@ import pytest
 from openai.types.chat import ChatCompletion
 from openai.types.shared import ErrorObject
 
-from harness.emulator import Emulator
 from harness.messages import AssistantMessage, StopReason, ToolCall, ToolMessage, UserMessage
-from harness.scripted import ScriptedModel, Step
+from offline.emulator import Emulator
+from offline.scripted import ScriptedModel, Step
 
 URL = "https://api.openai.com/v1/chat/completions"
 TOOLS = [{"type": "function", "function": {

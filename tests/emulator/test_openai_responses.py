@@ -9,9 +9,9 @@ import pytest
 from openai.types.responses import Response
 from openai.types.shared import ErrorObject
 
-from harness.emulator import Emulator
 from harness.messages import StopReason, ToolMessage
-from harness.scripted import ScriptedModel, Step
+from offline.emulator import Emulator
+from offline.scripted import ScriptedModel, Step
 
 URL = "https://api.openai.com/v1/responses"
 TOOLS = [{"type": "function", "name": "get_weather", "description": "Get the weather.",

@@ -16,10 +16,10 @@ from google.genai import types as genai_types
 from openai.types.shared import ErrorObject
 
 from harness import providers
-from harness.emulator import DEFAULT_RETRY_AFTER, OFFLINE_KEY, Emulator, serve
 from harness.errors import ProviderError
 from harness.messages import UserMessage
-from harness.scripted import ScriptedModel, Step
+from offline.emulator import DEFAULT_RETRY_AFTER, OFFLINE_KEY, Emulator, serve
+from offline.scripted import ScriptedModel, Step
 from tests.emulator.test_emulator import first_request, send
 
 APIS = ["chat", "responses", "anthropic", "gemini"]
@@ -204,8 +204,8 @@ def test_the_official_clients_raise_their_own_errors() -> None:
 
 @pytest.mark.parametrize("provider", list(ADAPTERS.values()))
 def test_the_recorded_rate_limit_ends_the_loop_with_error_and_the_wait(provider: str) -> None:
-    from harness.replay import replay_scenario
     from harness.trace import Exit
+    from offline.replay import replay_scenario
 
     result = replay_scenario(provider, "rate_limited")
     assert result.status is Exit.ERROR and result.turns == 2  # no retry inside the loop

@@ -16,8 +16,8 @@ from google import genai
 from google.genai import errors as genai_errors
 from google.genai import types
 
-from harness.emulator import Emulator, serve
-from harness.scripted import ScriptedModel, Step
+from offline.emulator import Emulator, serve
+from offline.scripted import ScriptedModel, Step
 
 SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
 QUESTION = "What's the weather in Paris?"

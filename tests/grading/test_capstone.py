@@ -10,13 +10,14 @@ import json
 import pytest
 from test_cassettes import SECRET, _error_validator, _validator
 
+from course.exercises.capstone import checks as capstone
+from course.exercises.capstone import scenario_variants
+from course.exercises.ownwork import ReferenceCalled, Tripwire
 from harness import loop
-from harness.cassettes import PROVIDERS, load_interactions
-from harness.grading import capstone, scenario_variants
-from harness.grading.ownwork import ReferenceCalled, Tripwire
-from harness.record import record
-from harness.scripted import ScriptedModel, Step
 from harness.tools import Toolbox
+from offline.cassettes import PROVIDERS, load_interactions
+from offline.record import record
+from offline.scripted import ScriptedModel, Step
 
 
 def _shape(scenario) -> list:

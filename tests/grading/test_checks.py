@@ -13,27 +13,29 @@ from pathlib import Path
 
 import pytest
 
-from grader.release import differences
-from harness.grading import (
-    CheckFailed,
-    DictModel,
-    cost,
-    early_exit,
-    message_ordering,
-    no_progress,
-    reference,
+from course.exercises import reference
+from course.exercises import report as report_module
+from course.exercises.compare import dict_message
+from course.exercises.cost import (
+    checks as cost,
+)
+from course.exercises.cost import (
     variants,
 )
-from harness.grading import report as report_module
-from harness.grading.compare import dict_message
-from harness.grading.ownwork import Watch, reference_origin
-from harness.grading.scenarios import loop_scenarios, transcripts
-from harness.guard import block_network
+from course.exercises.dictmodel import DictModel
+from course.exercises.early_exit import checks as early_exit
+from course.exercises.message_ordering import checks as message_ordering
+from course.exercises.no_progress import checks as no_progress
+from course.exercises.ownwork import Watch, reference_origin
+from course.exercises.report import CheckFailed
+from course.exercises.scenarios import loop_scenarios, transcripts
+from grader.release import differences
 from harness.loop import CLOSING_INSTRUCTION, NOT_EXECUTED, run
 from harness.messages import ToolCall, parse_messages, to_dicts
 from harness.progress import NoProgressDetector
-from harness.scripted import ScriptedModel, Step
 from harness.tools import Toolbox, execute
+from offline.guard import block_network
+from offline.scripted import ScriptedModel, Step
 
 
 def _loop(model, tools, messages, *, max_turns=10, closing_choice="none"):
@@ -176,7 +178,7 @@ def test_a_loop_that_never_stops_calling_the_model_is_stopped():
     types.FunctionType(reference.append_round.__code__, {}),
 ])
 def test_the_reference_is_recognised_however_it_is_wrapped(cheat):
-    assert reference_origin(cheat, ["harness.grading.reference"]) is not None
+    assert reference_origin(cheat, ["course.exercises.reference"]) is not None
 
 
 def test_a_subclass_of_the_reference_is_recognised():
@@ -334,7 +336,7 @@ def test_the_worked_numbers_of_the_seeds():
 def test_every_hint_points_to_a_lesson_that_exists():
     root = Path(__file__).resolve().parents[2]
     named = set()
-    for module in (root / "harness" / "grading").glob("*.py"):
+    for module in (root / "course" / "exercises").rglob("*.py"):
         named |= set(re.findall(r'lesson\("([0-9a-z_]+)"\)', module.read_text()))
     assert len(named) >= 8
     missing = [name for name in named if not (root / "lessons" / f"{name}.ipynb").exists()]

@@ -2,8 +2,8 @@
 
 from itertools import pairwise
 
+from course.practice.lesson04 import orphan_results, unanswered_calls
 from harness.messages import AssistantMessage
-from harness.practice.lesson04 import orphan_results, unanswered_calls
 
 
 def diagnose(sent):

@@ -3,8 +3,8 @@ their arguments differ (Lisbon and Porto are two questions, not one asked twice)
 
 from itertools import pairwise
 
+from course.practice.lesson04 import orphan_results
 from harness.messages import AssistantMessage
-from harness.practice.lesson04 import orphan_results
 
 
 def diagnose(sent):

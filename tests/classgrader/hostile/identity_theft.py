@@ -14,7 +14,7 @@ STOPPED_BY = "the grading process (it stands in the student's true folder)"
 
 BORROW = '''import os
 
-from harness.grading import variants
+from course.exercises.cost import variants
 
 answers.update(variants.answers(variants.questions_of("{victim}")))
 os.makedirs("borrowed/autograded/{victim}/04_cost", exist_ok=True)

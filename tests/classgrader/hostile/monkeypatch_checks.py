@@ -1,6 +1,7 @@
-"""The starter code, and an answer cell that replaces every check of harness.grading.no_progress
-with a function that passes. In the kernel that works; the grading process, where no
-student code runs, has its own checks (and no record of the student's code from the fakes)."""
+"""The starter code, and an answer cell that replaces every check of
+course.exercises.no_progress.checks with a function that passes. In the kernel that works; the
+grading process, where no student code runs, has its own checks (and no record of the
+student's code from the fakes)."""
 
 from classgrader.hostile import append, starter
 
@@ -9,7 +10,7 @@ EXPECT: dict[str, float] | str = "zero"
 PLAIN: dict[str, float] | str = {}
 STOPPED_BY = "the grading process (its own checks, never the kernel's)"
 
-PATCH = """import harness.grading.no_progress as _checks
+PATCH = """import course.exercises.no_progress.checks as _checks
 
 for _name in dir(_checks):
     if _name.startswith(("call_key_", "no_progress_")):

@@ -9,7 +9,7 @@ EXPECT: dict[str, float] = {"no_progress_catches_cycles": 0}
 PLAIN: dict[str, float] | str = {}
 STOPPED_BY = "the grading process (its own reference, never the kernel's)"
 
-PATCH = """import harness.grading.reference as _reference
+PATCH = """import course.exercises.reference as _reference
 
 _reference.NoProgress = NoProgress
 """

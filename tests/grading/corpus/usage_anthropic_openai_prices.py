@@ -1,6 +1,6 @@
 """Bug: the Anthropic reply is priced at the OpenAI prices (everything else right)."""
 
-from harness.grading import variants
+from course.exercises.cost import variants
 
 EXERCISE = "04_cost"
 FAILS = {"usage_anthropic_adds_cache_reads"}

@@ -1,6 +1,6 @@
 """Bug: Anthropic's cache writes are added to the input but not reported as cache writes."""
 
-from harness.grading import variants
+from course.exercises.cost import variants
 
 EXERCISE = "04_cost"
 FAILS = {"usage_anthropic_adds_cache_reads"}

@@ -1,6 +1,6 @@
 """Bug (honesty): the neighbour's id typed in, and the neighbour's numbers copied."""
 
-from harness.grading import variants
+from course.exercises.cost import variants
 
 EXERCISE = "04_cost"
 FAILS = {"usage_anthropic_adds_cache_reads", "usage_openai_cached_inside_prompt"}

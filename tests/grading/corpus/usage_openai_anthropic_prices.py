@@ -1,6 +1,6 @@
 """Bug: the OpenAI reply is priced at the Anthropic prices (everything else right)."""
 
-from harness.grading import variants
+from course.exercises.cost import variants
 
 EXERCISE = "04_cost"
 FAILS = {"usage_openai_cached_inside_prompt"}

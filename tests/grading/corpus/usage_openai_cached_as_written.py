@@ -1,6 +1,6 @@
 """Bug: OpenAI's cached tokens are also reported as cache writes; OpenAI reports no writes."""
 
-from harness.grading import variants
+from course.exercises.cost import variants
 
 EXERCISE = "04_cost"
 FAILS = {"usage_openai_cached_inside_prompt"}

@@ -1,0 +1,93 @@
+"""`python -m course`: run a scenario and print its trace, exit first.
+
+    python -m course list                         the scenarios and their intended exits
+    python -m course run umbrella                 run one with the ScriptedModel
+    python -m course run big_pages --max-turns 3  override a loop setting
+    python -m course replay --provider anthropic --scenario umbrella
+    python -m course record --provider gemini --scenario umbrella           live, needs a key
+    python -m course record --all --emulator --force                       regenerate them all
+
+This module only parses arguments and prints; the work is done by the modules it calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from harness.trace import format_run
+from offline import scenarios
+
+
+def _list(_: argparse.Namespace) -> int:
+    width = max(map(len, scenarios.SCENARIOS))
+    for scenario in scenarios.SCENARIOS.values():
+        print(f"{scenario.name:<{width}}  {scenario.expected_exit.value:<12} {scenario.summary}")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    scenario = scenarios.get(args.scenario)
+    overrides = {key: value for key, value in
+                 {"max_turns": args.max_turns, "token_budget": args.token_budget}.items()
+                 if value is not None}
+    result = scenario.run(**overrides)
+    print(format_run(result))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from offline import replay
+
+    print(format_run(replay.replay_scenario(args.provider, args.scenario)))
+    return 0
+
+
+def _record(args: argparse.Namespace) -> int:
+    from offline import record, replay
+
+    if args.all == bool(args.provider and args.scenario):
+        print("error: give --provider and --scenario, or --all", file=sys.stderr)
+        return 2
+    chosen = [(p, s) for p in (replay.PROVIDERS if args.all else [args.provider])
+              for s in (scenarios.SCENARIOS if args.all else [args.scenario])]
+    for provider, scenario in chosen:
+        path = record.record(provider, scenario, live=not args.emulator, force=args.force)
+        print(f"recorded {path}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m course", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    commands.add_parser("list", help="list the scenarios").set_defaults(handler=_list)
+    run = commands.add_parser("run", help="run a scenario with the ScriptedModel")
+    run.add_argument("scenario", help="a scenario name (see `list`)")
+    run.add_argument("--max-turns", type=int, help="override the turn cap")
+    run.add_argument("--token-budget", type=int, help="override the token budget")
+    run.set_defaults(handler=_run)
+    replay = commands.add_parser("replay", help="replay a recorded scenario offline")
+    replay.add_argument("--provider", required=True)
+    replay.add_argument("--scenario", required=True)
+    replay.set_defaults(handler=_replay)
+    record = commands.add_parser("record", help="record cassettes (live with a key, or emulator)")
+    record.add_argument("--provider")
+    record.add_argument("--scenario")
+    record.add_argument("--all", action="store_true", help="every provider and scenario")
+    record.add_argument("--emulator", action="store_true",
+                        help="record against the offline emulator instead of the live API")
+    record.add_argument("--force", action="store_true", help="overwrite existing cassettes")
+    record.set_defaults(handler=_record)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from harness.errors import HarnessError
+
+    args = build_parser().parse_args(argv)
+    try:
+        return args.handler(args)
+    except (HarnessError, ValueError) as exc:  # user mistakes: one clear line, no traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,37 @@
+"""The checks behind the exercises' graded cells: each runs the student's function and the reference
+side by side.
+
+One sub-package per exercise (`message_ordering`, `early_exit`, `no_progress`, `cost`,
+`capstone`); each one's `checks` module holds its graded behaviours, named like the grade ids of
+the test cells that call them, each raising `CheckFailed` (an AssertionError) whose message names
+the first divergence and the lesson to reread. Checks print nothing, silence warnings, never reach
+the network, and score 0 for a submission that hands the work to the reference. What they share
+sits here: `reference` (the dict-form reference functions), `report` (how a check fails and runs
+student code), `compare`, `hints`, `ownwork` and `dictmodel`. The class grader is the `grader`
+package, for instructors only. Importing this package under `nbgrader autograde` switches IPython
+to minimal tracebacks (see `report.hide_sources_when_autograding`): no feedback can quote a
+hidden test.
+"""
+
+import importlib
+from types import ModuleType
+
+from course.exercises.report import hide_sources_when_autograding
+
+CHECK_MODULES = {
+    "01_message_ordering": "message_ordering",
+    "02_early_exit": "early_exit",
+    "03_no_progress": "no_progress",
+    "04_cost": "cost",
+    "05_capstone": "capstone",
+}
+"""Each exercise (assignment and notebook name) and the sub-package holding its checks. They are
+imported when first used: a lesson that only needs `report` stays light, and exercises 1 to 4 do
+not pay for the capstone's replay machinery."""
+
+hide_sources_when_autograding()
+
+
+def exercise_module(name: str) -> ModuleType:
+    """The module holding the checks of exercise `name` (e.g. "05_capstone")."""
+    return importlib.import_module(f"course.exercises.{CHECK_MODULES[name]}.checks")

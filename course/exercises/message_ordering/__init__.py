@@ -1,0 +1,2 @@
+"""Exercise 1, message ordering: `checks` grades `append_round` and `to_anthropic`
+(`anthropic_format`)."""

@@ -1,0 +1,32 @@
+"""Your-turn pieces: the lessons ask you to write each piece of the loop, and check it at once.
+
+A lesson's *your-turn* cell gives a function's signature and contract and leaves the body to you.
+The cell after it says `run_agent = check(run_agent)`. `check` finds the piece by the function's
+name, runs your version and the reference on the lesson's cases, and prints one line per behaviour
+that holds, or the first place where yours differs (scenario, call, message index, what the
+reference did, what yours did, and the section of the lesson that explains it). It returns the
+version the rest of the lesson should use: yours once every behaviour holds, the reference until
+then, so a blank or wrong piece never stops the lesson.
+
+Each lesson's pieces are defined in its own module (`course.practice.lesson03` ...): the reference
+function, the section that explains it, and its behaviours. `answer(name)` is the worked answer's
+source, and `write_answers()` writes every one into `lessons/answers/`, one file per piece, for
+`%load`; `with_answers(notebook)` fills a lesson in with them. Pieces that a graded exercise
+grades are not here: the lesson sends you to the exercise.
+
+This package scores nothing. It reuses the graded exercises' report machinery
+(`course.exercises.report`: the divergence message, running student code under a deadline) so that
+a lesson's check and an exercise's self-check speak the same way.
+"""
+
+from course.practice.engine import (
+    PIECES,
+    Piece,
+    answer,
+    check,
+    pieces,
+    with_answers,
+    write_answers,
+)
+
+__all__ = ["PIECES", "Piece", "answer", "check", "pieces", "with_answers", "write_answers"]

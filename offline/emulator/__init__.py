@@ -1,0 +1,327 @@
+"""The emulator: four real wire formats served from a scripted model, with no network.
+
+`Emulator(model)` is an httpx transport: POST /v1/chat/completions, /v1/responses, /v1/messages
+and /v1beta/models/{model}:generateContent are checked like the real APIs (same status, error
+envelope and text), turned into neutral messages for `model.complete`, and the neutral reply is
+rendered as the real JSON. `serve(emulator)` puts it on a loopback port for any client, the
+official SDKs included. It does not stream or store responses.
+
+What a request means follows the real API too (merged Anthropic turns, Responses items sent back
+with their ids, Gemini responses split over contents: see each module). One thing it cannot do
+offline is verify a real Anthropic thinking signature: those pass on their format alone.
+
+What a first live run meets is answered as for real, in this order: a missing or wrong key, a
+model the provider does not serve (the one list is `_models.MODELS`), a request the API rejects,
+and a rate limit. `Emulator(model, api_key="sk-...")` accepts that key and `OFFLINE_KEY` and
+refuses any other, or none; without `api_key` it checks no key, as a test double should. A
+`ProviderError` with status 429 in the script becomes the provider's own 429, with its headers
+and wait (`retry_after`, `DEFAULT_RETRY_AFTER` seconds when the script gives none).
+
+Usage follows `offline.tokens`, computed from the wire body, and wins over any usage the model
+reports: input is the request's tokens; cache reads and writes follow each provider's rule
+(`_cache`: automatic for OpenAI and Gemini, at `cache_control` breakpoints for Anthropic, above
+the model's minimum); output is the reply's text, tool names and arguments, plus thinking, which
+is also reported as reasoning tokens.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import re
+import threading
+import urllib.parse
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import ModuleType
+from typing import Any
+
+import httpx
+
+from harness.errors import ProviderError
+from harness.messages import Model, Reply, Usage, argument_text
+from offline.emulator import anthropic, gemini, openai_chat, openai_responses
+from offline.emulator._cache import PromptCache
+from offline.emulator._errors import WireError
+from offline.emulator._ids import CallIds, Ledger
+from offline.emulator._models import cache_minimum, serves
+from offline.emulator._refusals import REFUSALS
+from offline.tokens import CACHE_MINIMUM, CACHE_STEP, compact_json, count_tokens, output_tokens
+
+__all__ = ["DEFAULT_RETRY_AFTER", "OFFLINE_KEY", "Emulator", "Exchange", "WireError", "anthropic",
+           "emulated", "gemini", "openai_chat", "openai_responses", "serve"]
+
+OFFLINE_KEY = "emulator-needs-no-key"  # the key the kit sends offline; always accepted
+DEFAULT_RETRY_AFTER = 20.0  # the wait a scripted 429 asks for when the script gives none
+
+ROUTES: dict[str, ModuleType] = {"/v1/chat/completions": openai_chat,
+                                 "/v1/responses": openai_responses,
+                                 "/v1/messages": anthropic}
+GEMINI_PATH = re.compile(r"/v1beta/models/([^/:]+):generateContent")
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request the emulator answered, as sent and as answered on the wire."""
+
+    path: str
+    request: Any
+    status: int
+    response: dict[str, Any]
+
+
+class Emulator(httpx.BaseTransport):
+    """Serves the four wire formats from `model` (a `ScriptedModel` or any `Model`).
+
+    Example:
+        >>> from offline.scripted import ScriptedModel, Step
+        >>> client = httpx.Client(transport=Emulator(ScriptedModel([Step.say("Hi")])))
+        >>> client.post("https://api.openai.com/v1/chat/completions", json={
+        ...     "model": "gpt-5-mini", "messages": [{"role": "user", "content": "Hello"}]
+        ... }).json()["choices"][0]["message"]["content"]
+        'Hi'
+    """
+
+    def __init__(self, model: Model, *, seed: str = "", api_key: str | None = None):
+        self.model = model
+        self.seed = seed
+        self.api_key = api_key
+        self.exchanges: list[Exchange] = []
+        self._ledger = Ledger(seed)
+        self._caches: dict[str, PromptCache] = {}  # one prompt cache per API
+        self._lock = threading.Lock()  # the loopback server answers from several threads
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        status, headers, content = self.respond(request.method, request.url.raw_path.decode(),
+                                                request.read(), request.headers)
+        return httpx.Response(status, headers=headers, content=content)
+
+    def respond(self, method: str, path: str, content: bytes,
+                headers: Mapping[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
+        """Answer one HTTP request: (status, headers, body bytes). Used by both front ends.
+        `path` may carry a query string (Gemini accepts its key as `?key=`)."""
+        path, _, query = path.partition("?")
+        sent = {name.lower(): value for name, value in (headers or {}).items()}
+        with self._lock:
+            ids = self._ledger.call(len(self.exchanges) + 1)
+            api, path_model = _route(path, sent)
+            try:
+                self._check_access(api, path_model, path, content, sent, dict(
+                    urllib.parse.parse_qsl(query)))
+                status, body, request = self._answer(api, path_model, method, path, content,
+                                                     ids)
+                extra: dict[str, str] = {}
+            except _Refused as refused:
+                status, body, request = refused.error.status, refused.error.body, refused.request
+                extra = refused.error.headers
+            if body.get("type") == "error" and body.get("request_id") is None:
+                body["request_id"] = ids.request_id()
+            self.exchanges.append(Exchange(path, request, status, body))
+        # Pretty-printed like OpenAI and Google, or compact like Anthropic.
+        separators = (",", ": ") if api.INDENT else (",", ":")
+        text = json.dumps(body, indent=api.INDENT, separators=separators, ensure_ascii=False)
+        return status, _headers(api, ids) | extra, text.encode()
+
+    def _check_access(self, api: ModuleType, path_model: str | None, path: str, content: bytes,
+                      headers: dict[str, str], query: dict[str, str]) -> None:
+        """The key, then the model: what the real APIs check before reading the request."""
+        if path not in ROUTES and path_model is None:
+            return  # an unknown path gets its own 404 below
+        refusals, body = REFUSALS[api.FAMILY], _json_or_none(content)
+        key = refusals.api_key(headers, query)
+        if self.api_key is not None and key not in (self.api_key, OFFLINE_KEY):
+            raise _Refused(refusals.authentication_error(key), body)
+        model = body.get("model") if path_model is None and isinstance(body, dict) else path_model
+        if isinstance(model, str) and not serves(api.FAMILY, model):
+            raise _Refused(refusals.model_not_found_error(model), body)
+
+    def _answer(self, api: ModuleType, path_model: str | None, method: str, path: str,
+                content: bytes, ids: CallIds) -> tuple[int, dict[str, Any], Any]:
+        if method != "POST" or (api is gemini and path_model is None) or (
+                api is not gemini and path not in ROUTES):
+            return _failure(api.not_found_error(method, path), None)
+        try:
+            body = json.loads(content.decode("utf-8") or "null")
+        except ValueError as error:
+            return _failure(api.invalid_json_error(error), None)
+        if not isinstance(body, dict):
+            return _failure(api.invalid_json_error(ValueError("Expecting object")), body)
+        try:
+            api.validate(body, ledger=self._ledger)
+            messages, tools, tool_choice = api.parse_request(body)
+        except WireError as error:
+            return _failure(error, body)
+        except (AttributeError, KeyError, TypeError, ValueError) as error:
+            return _failure(_unreadable(api, error), body)
+        model = path_model or str(body.get("model") or "")
+        try:  # errors of the script itself (ScriptError, bugs) propagate to the caller
+            reply = self.model.complete(messages, tools=tools, tool_choice=tool_choice)
+        except ProviderError as error:
+            if error.status == 429:  # the provider's own rate-limit answer, headers included
+                raise _Refused(REFUSALS[api.FAMILY].rate_limit_error(
+                    model, retry_after=error.retry_after or DEFAULT_RETRY_AFTER,
+                    requested=count_tokens(compact_json(body))), body) from None
+            return _failure(WireError(error.status, api.error_body(
+                error.status, error.error_type, error.message)), body)
+        usage = self._usage(api, body, reply, model)
+        return 200, api.render(reply, body, ids=ids, usage=usage, model=path_model), body
+
+    def _usage(self, api: ModuleType, body: dict[str, Any], reply: Reply, model: str) -> Usage:
+        cache = self._caches.setdefault(api.__name__, PromptCache())
+        minimum = cache_minimum(api.FAMILY, model) or CACHE_MINIMUM
+        blocks = api.cache_blocks(body)
+        if api is anthropic:
+            marks, _ = anthropic.breakpoints(body)
+            read, written = cache.at_breakpoints(blocks, marks, minimum=minimum)
+        else:  # OpenAI counts cached tokens in steps of 128; Gemini token by token
+            read = cache.automatic(blocks, minimum=minimum,
+                                   step=1 if api is gemini else CACHE_STEP)
+            written = 0
+        message = reply.message
+        thinking = "".join(str(r.data.get("thinking", "")) for r in message.reasoning)
+        calls = [(call.name, argument_text(call)) for call in message.tool_calls]
+        return Usage(input_tokens=count_tokens(compact_json(body)),
+                     output_tokens=output_tokens(message.content, calls, thinking),
+                     cached_input_tokens=read, cache_write_tokens=written,
+                     reasoning_tokens=output_tokens(None, [], thinking))
+
+
+class _Refused(Exception):
+    """An answer that ends the request early: a key, model or rate-limit error."""
+
+    def __init__(self, error: WireError, request: Any):
+        self.error, self.request = error, request
+
+
+def _json_or_none(content: bytes) -> Any:
+    try:
+        return json.loads(content.decode("utf-8") or "null")
+    except ValueError:
+        return None
+
+
+def _route(path: str, headers: Mapping[str, str]) -> tuple[ModuleType, str | None]:
+    """The API a request is for, and the model named in a Gemini path. Unknown paths get the
+    error shape of the provider whose client most likely sent them."""
+    if path in ROUTES:
+        return ROUTES[path], None
+    match = GEMINI_PATH.fullmatch(path)
+    if match:
+        return gemini, match.group(1)
+    names = {name.lower() for name in headers}
+    if "x-goog-api-key" in names or path.startswith("/v1beta/") or re.search(
+            r"/models/[^/]+:", path):
+        return gemini, None
+    if {"anthropic-version", "x-api-key"} & names or path.startswith("/v1/messages"):
+        return anthropic, None
+    return openai_chat, None
+
+
+def _unreadable(api: ModuleType, error: Exception) -> WireError:
+    # Not a real text: the emulator's own parser gave up on a request of the wrong shape (a
+    # message that is a string, a call without a name...). Say so rather than crash.
+    message = (f"(emulator) This request does not have the shape the API expects and could not "
+               f"be read ({type(error).__name__}: {error}). Check it against the API reference.")
+    return WireError(400, api.error_body(400, "invalid_request_error", message))
+
+
+def _failure(error: WireError, request: Any) -> tuple[int, dict[str, Any], Any]:
+    return error.status, error.body, request
+
+
+def _headers(api: ModuleType, ids: CallIds) -> dict[str, str]:
+    headers = {"content-type": "application/json"}
+    if api is anthropic:
+        headers["request-id"] = ids.request_id()
+    elif api is not gemini:
+        headers["x-request-id"] = "req_" + ids.hex("x-request-id", 32)
+    return headers
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Hands each HTTP request to the emulator (set on a subclass by `serve`)."""
+
+    emulator: Emulator
+    protocol_version = "HTTP/1.1"  # keep-alive, as the SDKs' connection pools expect
+    # Headers and body leave in two writes; with Nagle's algorithm on, the body waits for the
+    # client's delayed acknowledgement of the headers: 40 ms a request on Linux loopback.
+    disable_nagle_algorithm = True
+
+    def do_POST(self) -> None:
+        self._dispatch()
+
+    do_GET = do_PUT = do_DELETE = do_PATCH = do_POST
+
+    def _dispatch(self) -> None:
+        content = self._read_body()
+        path = self.path.split("?", 1)[0]
+        try:
+            status, headers, body = self.emulator.respond(self.command, self.path, content,
+                                                          dict(self.headers))
+        except Exception as error:  # a script error: tell the client, and ask it not to retry
+            api, _ = _route(path, dict(self.headers))
+            status = 500
+            body = json.dumps(api.error_body(500, "api_error", str(error))).encode()
+            headers = {"content-type": "application/json", "x-should-retry": "false"}
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _read_body(self) -> bytes:
+        if "chunked" in self.headers.get("transfer-encoding", "").lower():
+            chunks = []
+            while size := int(self.rfile.readline().split(b";")[0].strip() or b"0", 16):
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+            self.rfile.readline()
+            return b"".join(chunks)
+        return self.rfile.read(int(self.headers.get("content-length") or 0))
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # quiet: tests and notebooks should not print a line per request
+
+
+def emulated(provider: str, model: Model, **options: Any) -> Model:
+    """`provider`'s adapter talking to an in-process emulator of its API that answers from `model`.
+
+    What the adapter sends is checked as the real API checks it: a request the API would reject
+    raises the `ProviderError` a live run would, with the real status and text.
+
+    Example:
+        >>> from offline.scripted import ScriptedModel, Step
+        >>> emulated("gemini", ScriptedModel([Step.say("Hi")])).complete([]).message.content
+        'Hi'
+    """
+    from harness import providers  # the client side, used here only to stand in front
+
+    client = httpx.Client(transport=Emulator(model))
+    return providers.get(provider, client=client, api_key=OFFLINE_KEY, **options)
+
+
+@contextlib.contextmanager
+def serve(emulator: Emulator, *, host: str = "127.0.0.1", port: int = 0) -> Iterator[str]:
+    """Serve `emulator` over HTTP on loopback while the block runs; yields the base URL.
+
+    Example:
+        with serve(Emulator(model)) as url:
+            client = openai.OpenAI(base_url=url + "/v1", api_key="test")
+    """
+    handler = type("Handler", (_Handler,), {"emulator": emulator})
+    server = ThreadingHTTPServer((host, port), handler)
+    server.daemon_threads = True
+    # `shutdown` waits for the serving loop's next poll: 0.5 s by default, paid by every kernel
+    # that served the emulator when it exits (lesson 12).
+    serve_forever = functools.partial(server.serve_forever, poll_interval=0.05)
+    thread = threading.Thread(target=serve_forever, name="emulator", daemon=True)
+    thread.start()
+    try:
+        yield f"http://{host}:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
