@@ -40,10 +40,10 @@ import nbformat
 from nbclient import NotebookClient
 
 from course.practice import with_answers
+from harness.providers.catalog import KEY_VARIABLES
 
 LESSONS = sorted((Path(__file__).resolve().parent.parent / "lessons").glob("*.ipynb"))
 PROVIDER = os.environ.get("AGENT_LOOP_KIT_PROVIDER", "anthropic")
-KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "5"))
 SHUTDOWN = os.environ.get("BENCH_SHUTDOWN", "immediate")
 

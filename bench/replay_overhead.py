@@ -14,6 +14,7 @@ import time
 import httpx
 import vcr
 
+from harness import providers
 from offline import replay
 
 SCENARIO = "bench_press"
@@ -40,7 +41,7 @@ def _harness(provider: str) -> float:
 
 def main() -> None:
     print(f"scenario: {SCENARIO}, median of {ROUNDS} rounds, per replayed call")
-    for provider in replay.PROVIDERS:
+    for provider in providers.PROVIDERS:
         _bare(provider), _harness(provider)  # warm imports and caches
         bare = statistics.median(_bare(provider) for _ in range(ROUNDS))
         ours = statistics.median(_harness(provider) for _ in range(ROUNDS))

@@ -26,10 +26,10 @@ import nbformat
 from nbclient import NotebookClient
 
 from book import map as course_map
+from harness.providers.catalog import KEY_VARIABLES
 
 ROOT = course_map.ROOT
 BUILD = ROOT / "build"
-KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 # What must never reach a student's page: nbgrader's markers of solutions and hidden tests.
 HIDDEN = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS")
 

@@ -16,6 +16,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from harness import providers
 from harness.trace import format_run
 from offline import scenarios
 
@@ -45,12 +46,12 @@ def _replay(args: argparse.Namespace) -> int:
 
 
 def _record(args: argparse.Namespace) -> int:
-    from offline import record, replay
+    from offline import record
 
     if args.all == bool(args.provider and args.scenario):
         print("error: give --provider and --scenario, or --all", file=sys.stderr)
         return 2
-    chosen = [(p, s) for p in (replay.PROVIDERS if args.all else [args.provider])
+    chosen = [(p, s) for p in (providers.PROVIDERS if args.all else [args.provider])
               for s in (scenarios.SCENARIOS if args.all else [args.scenario])]
     for provider, scenario in chosen:
         path = record.record(provider, scenario, live=not args.emulator, force=args.force)

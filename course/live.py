@@ -28,23 +28,21 @@ from urllib.parse import urlsplit
 import httpx
 
 from harness import providers
-from harness.cost import PRICES, Price, run_cost
+from harness.cost import Price, run_cost
 from harness.errors import ProviderError
 from harness.messages import Message, Model, Reply, ToolMessage, ToolSpec, to_dicts
 from harness.providers._http import default_client
+from harness.providers.catalog import KEY_VARIABLES, PRICES
 from offline import guard
 from offline.cassettes import CASSETTES, use
 from offline.errors import CassetteError
-from offline.record import KEY_VARIABLES, check_scrubbed, key_for
+from offline.record import check_scrubbed, key_for
 from offline.scripted import ScriptedModel, Step
 from offline.tokens import count_tokens
 
 RUNS = Path(os.environ.get("AGENT_LOOP_KIT_RUNS")
             or Path(__file__).resolve().parent.parent / "lessons" / "my_runs")
 BASE_URL_VARIABLE = "AGENT_LOOP_KIT_BASE_URL"  # another endpoint for the chosen provider
-# Cheap models, so that a lesson's runs cost cents; pass `model=` to choose another.
-LIVE_MODELS = {"openai_chat": "gpt-5-mini", "openai_responses": "gpt-5-mini",
-               "anthropic": "claude-haiku-4-5", "gemini": "gemini-2.5-flash"}
 # Real tokenizers cut JSON finer than characters / 4, and providers add their own tool preamble:
 # the worst case counts half as many tokens again, plus this many.
 PREAMBLE_TOKENS = 400
@@ -69,7 +67,7 @@ class Target:
     @property
     def summary(self) -> str:
         if self.key is None:
-            names = ", ".join(sorted({v for vs in KEY_VARIABLES.values() for v in vs}))
+            names = ", ".join(sorted(KEY_VARIABLES))
             return (f"No API key ({names}): running on the emulator on loopback, "
                     f"{self.provider} wire format; nothing leaves this machine.")
         return f"Live: {self.provider}, model {self.options['model']}, at {self.base_url}."
@@ -92,14 +90,14 @@ def connect(preferred: str, *, model: str | None = None, max_output_tokens: int 
     the emulator on loopback answering from `offline_model` (default: `stand_in()`)."""
     from offline.emulator import Emulator, serve
 
-    if preferred not in providers.PROVIDERS:
-        raise ValueError(f"unknown provider {preferred!r}; choose one of: "
-                         f"{', '.join(providers.PROVIDERS)}")
+    providers.provider(preferred)  # a ValueError naming the providers, for a typo
     keyed = [preferred] + [p for p in providers.PROVIDERS if p != preferred]
     provider = next((p for p in keyed if key_for(p)), None)
     chosen = provider or preferred
-    default_url = importlib.import_module(providers.PROVIDERS[chosen].__module__).BASE_URL
-    options = {"model": model or LIVE_MODELS[chosen], "max_output_tokens": max_output_tokens}
+    facts = providers.PROVIDERS[chosen]
+    default_url = facts.base_url
+    # A cheap model unless told otherwise, so that a lesson's runs cost cents.
+    options = {"model": model or facts.live_model, "max_output_tokens": max_output_tokens}
     if provider is not None:
         base_url = os.environ.get(BASE_URL_VARIABLE) or default_url
         return Target(provider, base_url, key_for(provider), options)
@@ -131,7 +129,7 @@ def plan_budget(model: str, dollars: float, *, prefix: int, max_output_tokens: i
     """The most turns `dollars` pays for in the worst case: every reply as long as
     `max_output_tokens`, every turn's tool results `result_tokens` long, the closing call too."""
     if model not in PRICES:
-        raise ValueError(f"no price for {model!r} in harness.cost.PRICES (it has "
+        raise ValueError(f"no price for {model!r} in harness.providers.catalog.PRICES (it has "
                          f"{', '.join(PRICES)}): add its Price from the provider's pricing page.")
     price, growth = PRICES[model], max_output_tokens + result_tokens
     budget = Budget(model, dollars, price, max_output_tokens, max_turns=0, worst_case=0.0)

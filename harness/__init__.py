@@ -8,7 +8,6 @@ play the providers' part (the scripted model, scenarios, cassettes, the emulator
 
 from harness.context import select_recent
 from harness.cost import (
-    PRICES,
     Price,
     cumulative_input,
     first_turn_over_budget,
@@ -40,6 +39,7 @@ from harness.progress import (
     RepeatReminder,
     call_key,
 )
+from harness.providers.catalog import PRICES
 from harness.tools import (
     Tool,
     Toolbox,

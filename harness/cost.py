@@ -2,9 +2,10 @@
 
 Every turn resends the whole transcript, so the input of a run grows quadratically with its
 length: `cumulative_input` is N x prefix + per_turn x N(N-1)/2. This module holds that formula,
-the turn where an input budget fires, the overrun ratio, a dated price table and the cost of a
-run from its usage records, cache reads and cache writes priced apart. It does not count tokens
-in text (see `offline.tokens`).
+the turn where an input budget fires, the overrun ratio, what a `Price` is and the cost of a run
+from its usage records, cache reads and cache writes priced apart (the dated prices are in the
+provider table, `harness.providers.catalog.PRICES`). It counts no tokens in text: usage comes
+from the provider's reply.
 
 Budgets: the loop's `token_budget` counts input plus output (`Usage.total_tokens`), summed over
 the run. The arithmetic here counts input only, which is most of it; the loop's budget therefore
@@ -76,18 +77,6 @@ class Price:
         return {"input": self.input, "cached_input": self.cached_input,
                 "cache_write": self.input if self.cache_write is None else self.cache_write,
                 "output": self.output}
-
-
-# List prices for standard (not batch) requests, from each provider's pricing page on `as_of`.
-# Prices change: check the page before quoting a figure to anyone paying the bill.
-PRICES: dict[str, Price] = {
-    "gpt-5": Price(1.25, 0.125, 10.00, "2025-10-01"),
-    "gpt-5-mini": Price(0.25, 0.025, 2.00, "2025-10-01"),
-    "claude-sonnet-4-6": Price(3.00, 0.30, 15.00, "2026-02-17", cache_write=3.75),
-    "claude-haiku-4-5": Price(1.00, 0.10, 5.00, "2025-10-15", cache_write=1.25),
-    "gemini-2.5-flash": Price(0.30, 0.03, 2.50, "2025-10-01"),
-    "gemini-2.5-pro": Price(1.25, 0.125, 10.00, "2025-10-01"),
-}
 
 
 def run_cost(usages: Iterable[Usage | Mapping[str, int]],

@@ -25,9 +25,6 @@ from offline import scenarios
 from offline.errors import CassetteError
 
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
-PROVIDERS = tuple(providers.PROVIDERS)
-API_VERSIONS = {"openai_chat": "v1", "openai_responses": "v1",
-                "anthropic": "2023-06-01", "gemini": "v1beta"}
 # Only these headers are kept: nothing else is needed to replay, and everything else may identify
 # an account (authorization, x-api-key, x-goog-api-key, cookies, organisation and project ids).
 KEPT_REQUEST_HEADERS = {"content-type", "anthropic-version"}
@@ -252,8 +249,7 @@ def _readable(path: Path, remedy: str) -> Iterator[None]:
 def existing(provider: str, scenario: str | scenarios.Scenario, directory: Path = CASSETTES
              ) -> Path:
     """The cassette for a provider and scenario, or a CassetteError that says how to make it."""
-    if provider not in PROVIDERS:
-        raise CassetteError(f"unknown provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
+    providers.provider(provider)  # a ValueError naming the providers, for a typo
     scenario = scenarios.get(scenario).name  # a ValueError listing the names, for a typo
     path = cassette_path(provider, scenario, directory=directory)
     if not path.exists():

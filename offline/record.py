@@ -18,18 +18,10 @@ from typing import Any
 import httpx
 
 from harness import providers
+from harness.providers.catalog import KEY_VARIABLES
 from offline import scenarios
-from offline.cassettes import (
-    API_VERSIONS,
-    CASSETTES,
-    PROVIDERS,
-    cassette_path,
-    provider_options,
-    use,
-)
+from offline.cassettes import CASSETTES, cassette_path, provider_options, use
 from offline.errors import CassetteError
-
-KEY_VARIABLES = {name: cls.key_variables for name, cls in providers.PROVIDERS.items()}
 
 
 def record(provider: str, scenario: str | scenarios.Scenario, *, live: bool = False,
@@ -38,8 +30,7 @@ def record(provider: str, scenario: str | scenarios.Scenario, *, live: bool = Fa
     emulator, or the live API with a key."""
     from offline.emulator import OFFLINE_KEY, Emulator  # only recording needs the emulator
 
-    if provider not in PROVIDERS:
-        raise CassetteError(f"unknown provider {provider!r}; choose one of: {', '.join(PROVIDERS)}")
+    variables = providers.provider(provider).key_variables  # a ValueError for a typo
     chosen = scenarios.get(scenario)
     scenario = chosen.name
     path = cassette_path(provider, scenario, directory=directory)
@@ -50,7 +41,7 @@ def record(provider: str, scenario: str | scenarios.Scenario, *, live: bool = Fa
         key = key_for(provider)
         if key is None:
             raise CassetteError(f"recording {provider} live needs an API key: set "
-                                f"{' or '.join(KEY_VARIABLES[provider])}, or use --emulator.")
+                                f"{' or '.join(variables)}, or use --emulator.")
         transport, options = httpx.HTTPTransport(), {"api_key": key}
     else:
         emulator = Emulator(chosen.model(provider), seed=f"{provider}/{scenario}")
@@ -77,7 +68,8 @@ def record(provider: str, scenario: str | scenarios.Scenario, *, live: bool = Fa
 
 def key_for(provider: str) -> str | None:
     """The provider's API key from the environment (the first of its variables that is set)."""
-    return next((os.environ[v] for v in KEY_VARIABLES[provider] if os.environ.get(v)), None)
+    variables = providers.provider(provider).key_variables
+    return next((os.environ[v] for v in variables if os.environ.get(v)), None)
 
 
 def check_scrubbed(path: Path) -> None:
@@ -91,8 +83,7 @@ def check_scrubbed(path: Path) -> None:
 
 
 def _secrets() -> list[str]:
-    names = {v for variables in KEY_VARIABLES.values() for v in variables}
-    values = [os.environ.get(name, "") for name in names]
+    values = [os.environ.get(name, "") for name in KEY_VARIABLES]
     return [v for v in values if len(v) >= 8] + [base64.b64encode(v.encode()).decode()
                                                   for v in values if len(v) >= 8]
 
@@ -106,6 +97,6 @@ def _update_manifest(directory: Path, provider: str, scenario: str, *, changed: 
     old = manifest.get(provider, {}).get(scenario)
     date = old["date"] if old and not changed else dt.date.today().isoformat()
     manifest.setdefault(provider, {})[scenario] = entry | {
-        "api_version": API_VERSIONS[provider], "date": date}
+        "api_version": providers.PROVIDERS[provider].api_version, "date": date}
     ordered = {p: dict(sorted(manifest[p].items())) for p in sorted(manifest)}
     path.write_text(json.dumps(ordered, indent=2, sort_keys=False) + "\n")

@@ -24,7 +24,6 @@ from offline import guard, scenarios
 from offline.cassettes import (
     CASSETTES,
     MATCH_ON,
-    PROVIDERS,
     body_of,
     cassette_path,
     existing,
@@ -35,7 +34,7 @@ from offline.cassettes import (
 )
 from offline.errors import CassetteError, ReplayMismatch
 
-__all__ = ["PROVIDERS", "Replay", "cassette_path", "load_interactions", "replay",
+__all__ = ["Replay", "cassette_path", "load_interactions", "replay",
            "replay_file", "replay_scenario"]
 
 

@@ -10,8 +10,9 @@ import httpx
 import pytest
 import yaml
 
+from harness.providers import PROVIDERS
 from offline import cassettes, record, replay, scenarios
-from offline.cassettes import CASSETTES, PROVIDERS, load_interactions
+from offline.cassettes import CASSETTES, load_interactions
 from offline.errors import CassetteError, ReplayMismatch
 
 PAIRS = [(p, s) for p in PROVIDERS for s in scenarios.SCENARIOS]
@@ -33,7 +34,7 @@ def test_manifest_describes_each_cassette():
     for provider, scenario in PAIRS:
         entry = manifest[provider][scenario]
         assert entry["made_by"] in ("emulator", "live")
-        assert entry["model"] and entry["api_version"] == cassettes.API_VERSIONS[provider]
+        assert entry["model"] and entry["api_version"] == PROVIDERS[provider].api_version
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", entry["date"])
         assert entry["exit"] == scenarios.get(scenario).expected_exit.value
 
@@ -186,7 +187,7 @@ def test_missing_cassette_and_unknown_names_explain_the_fix(tmp_path):
     with pytest.raises(CassetteError, match="python -m course record"):
         with replay.replay("anthropic", "umbrella", directory=tmp_path):
             pass
-    with pytest.raises(CassetteError, match="choose one of"):
+    with pytest.raises(ValueError, match="unknown provider 'openai'; choose one of: openai_chat"):
         load_interactions("openai", "umbrella")
     with pytest.raises(ValueError, match="choose one of"):
         load_interactions("anthropic", "umbrela")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import atexit
-import importlib
 import os
 import re
 import shutil
@@ -27,7 +26,8 @@ import pytest
 from nbclient import NotebookClient
 
 from course.practice import pieces, with_answers
-from offline.replay import PROVIDERS
+from harness.providers import PROVIDERS
+from harness.providers.catalog import KEY_VARIABLES
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSONS_DIR = ROOT / "lessons"
@@ -36,7 +36,6 @@ LESSONS = sorted(LESSONS_DIR.glob("*.ipynb"))
 EXPECTED = ["01_messages", "02_one_tool", "03_the_loop", "04_reading_the_input", "05_stopping",
             "06_cost", "07_no_progress", "08_errors", "09_parallel_tools", "10_four_providers",
             "11_traces", "12_live"]
-KEY_VARIABLES = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 PROVIDER_LINE = 'PROVIDER = os.environ.get("AGENT_LOOP_KIT_PROVIDER", "anthropic")'
 GUARD_CHECK = "from offline import guard as _guard\nassert _guard.is_active(), 'network guard off'"
 CELL_TIMEOUT = 120  # seconds; a whole lesson takes a few
@@ -258,7 +257,7 @@ def test_lesson_12_runs_live_on_the_emulator_and_records_only_into_the_learners_
     env = kernel_env(provider) | {"AGENT_LOOP_KIT_RUNS": str(tmp_path)}
     with serve(emulator) as url:
         if key:
-            real = importlib.import_module(providers.PROVIDERS[provider].__module__).BASE_URL
+            real = providers.PROVIDERS[provider].base_url
             env |= {providers.PROVIDERS[provider].key_variables[0]: LIVE_KEY,
                     live.BASE_URL_VARIABLE: url + urlsplit(real).path}
         client = NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3",

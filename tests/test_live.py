@@ -20,6 +20,7 @@ from harness import (
     providers,
 )
 from harness.loop import run
+from harness.providers.catalog import KEY_VARIABLES
 from harness.trace import Exit
 from offline import (
     ScriptedModel,
@@ -33,7 +34,7 @@ from offline.replay import replay_file
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = "sk-live-test-0123456789abcdef"  # a fake key: the emulator accepts it, nobody else would
-KEY_NAMES = sorted({v for cls in providers.PROVIDERS.values() for v in cls.key_variables})
+KEY_NAMES = sorted(KEY_VARIABLES)
 PATHS = {"openai_chat": "/v1", "openai_responses": "/v1", "anthropic": "/v1",
          "gemini": "/v1beta"}
 TASK = [UserMessage(content="Picnic tomorrow: Lisbon or Porto? Check both forecasts.")]
@@ -184,7 +185,7 @@ def test_plan_budget_prices_the_worst_case_from_the_price_table():
 
 
 def test_plan_budget_refuses_what_it_cannot_plan():
-    with pytest.raises(ValueError, match=r"no price for 'gpt-9'.*harness.cost.PRICES"):
+    with pytest.raises(ValueError, match=r"no price for 'gpt-9'.*harness.providers.catalog.PRICES"):
         live.plan_budget("gpt-9", 1.0, prefix=100, max_output_tokens=1000)
     with pytest.raises(ValueError, match=r"\$0.001 pays for 0 call\(s\) of claude-sonnet-4-6"):
         live.plan_budget("claude-sonnet-4-6", 0.001, prefix=100, max_output_tokens=1000)

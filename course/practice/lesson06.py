@@ -14,10 +14,11 @@ from importlib import import_module
 
 from course.practice.engine import Piece, attempt, same, same_messages
 from harness.context import select_recent
-from harness.cost import PRICES, Price
+from harness.cost import Price
 from harness.loop import run
 from harness.messages import Message, SystemMessage, Usage, UserMessage
 from harness.providers import PROVIDERS
+from harness.providers.catalog import PRICES
 from offline.replay import load_interactions
 from offline.scenarios import SCENARIOS, TRAVEL
 

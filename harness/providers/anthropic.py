@@ -29,12 +29,13 @@ from harness.messages import (
     Usage,
     parse_messages,
 )
-from harness.providers import _http
+from harness.providers import _http, catalog
 
 NAME = "anthropic"
-DEFAULT_MODEL = "claude-sonnet-4-6"
-BASE_URL = "https://api.anthropic.com/v1"
-API_VERSION = "2023-06-01"
+_PROVIDER = catalog.PROVIDERS[NAME]  # base URL, key variables, default model
+DEFAULT_MODEL = _PROVIDER.default_model
+BASE_URL = _PROVIDER.base_url
+API_VERSION = _PROVIDER.api_version
 
 _STOP_REASONS = {"end_turn": StopReason.END_TURN, "stop_sequence": StopReason.END_TURN,
                  "tool_use": StopReason.TOOL_USE, "max_tokens": StopReason.MAX_TOKENS,
@@ -55,7 +56,6 @@ class Anthropic:
     """
 
     name = NAME
-    key_variables = ("ANTHROPIC_API_KEY",)  # read when no api_key is given
 
     def __init__(self, *, model: str = DEFAULT_MODEL, client: httpx.Client | None = None,
                  api_key: str | None = None, base_url: str = BASE_URL,
@@ -71,7 +71,7 @@ class Anthropic:
         self.max_output_tokens = max_output_tokens
         self.thinking_budget = thinking_budget
         self.prompt_cache = prompt_cache
-        self._api_key = api_key or _http.api_key_from_env(*self.key_variables)
+        self._api_key = api_key or _http.api_key_from_env(*_PROVIDER.key_variables)
 
     def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
                  tool_choice: ToolChoice = "auto") -> Reply:

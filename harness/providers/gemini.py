@@ -28,11 +28,12 @@ from harness.messages import (
     Usage,
     parse_messages,
 )
-from harness.providers import _http
+from harness.providers import _http, catalog
 
 NAME = "gemini"
-DEFAULT_MODEL = "gemini-2.5-flash"
-BASE_URL = "https://generativelanguage.googleapis.com/v1beta"
+_PROVIDER = catalog.PROVIDERS[NAME]  # base URL, key variables, default model
+DEFAULT_MODEL = _PROVIDER.default_model
+BASE_URL = _PROVIDER.base_url
 SIGNATURE = "thoughtSignature"
 
 _TOOL_CHOICES = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
@@ -48,7 +49,6 @@ class Gemini:
     """
 
     name = NAME
-    key_variables = ("GEMINI_API_KEY", "GOOGLE_API_KEY")  # read when no api_key is given
 
     def __init__(self, *, model: str = DEFAULT_MODEL, client: httpx.Client | None = None,
                  api_key: str | None = None, base_url: str = BASE_URL,
@@ -58,7 +58,7 @@ class Gemini:
         self.base_url = base_url.rstrip("/")
         self.max_output_tokens = max_output_tokens
         self.thinking_budget = thinking_budget
-        self._api_key = api_key or _http.api_key_from_env(*self.key_variables)
+        self._api_key = api_key or _http.api_key_from_env(*_PROVIDER.key_variables)
 
     def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
                  tool_choice: ToolChoice = "auto") -> Reply:

@@ -28,11 +28,12 @@ from harness.messages import (
     parse_arguments,
     parse_messages,
 )
-from harness.providers import _http
+from harness.providers import _http, catalog
 
 NAME = "openai_chat"
-DEFAULT_MODEL = "gpt-5-mini"
-BASE_URL = "https://api.openai.com/v1"
+_PROVIDER = catalog.PROVIDERS[NAME]  # base URL, key variables, default model
+DEFAULT_MODEL = _PROVIDER.default_model
+BASE_URL = _PROVIDER.base_url
 
 _STOP_REASONS = {"stop": StopReason.END_TURN, "tool_calls": StopReason.TOOL_USE,
                  "length": StopReason.MAX_TOKENS, "content_filter": StopReason.REFUSAL}
@@ -47,7 +48,6 @@ class OpenAIChat:
     """
 
     name = NAME
-    key_variables = ("OPENAI_API_KEY",)  # read when no api_key is given
 
     def __init__(self, *, model: str = DEFAULT_MODEL, client: httpx.Client | None = None,
                  api_key: str | None = None, base_url: str = BASE_URL,
@@ -56,7 +56,7 @@ class OpenAIChat:
         self.client = client or _http.default_client()
         self.base_url = base_url.rstrip("/")
         self.max_output_tokens = max_output_tokens
-        self._api_key = api_key or _http.api_key_from_env(*self.key_variables)
+        self._api_key = api_key or _http.api_key_from_env(*_PROVIDER.key_variables)
 
     def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
                  tool_choice: ToolChoice = "auto") -> Reply:

@@ -32,11 +32,12 @@ from harness.messages import (
     parse_arguments,
     parse_messages,
 )
-from harness.providers import _http
+from harness.providers import _http, catalog
 
 NAME = "openai_responses"
-DEFAULT_MODEL = "gpt-5-mini"
-BASE_URL = "https://api.openai.com/v1"
+_PROVIDER = catalog.PROVIDERS[NAME]  # base URL, key variables, default model
+DEFAULT_MODEL = _PROVIDER.default_model
+BASE_URL = _PROVIDER.base_url
 
 
 class OpenAIResponses:
@@ -48,7 +49,6 @@ class OpenAIResponses:
     """
 
     name = NAME
-    key_variables = ("OPENAI_API_KEY",)  # read when no api_key is given
 
     def __init__(self, *, model: str = DEFAULT_MODEL, client: httpx.Client | None = None,
                  api_key: str | None = None, base_url: str = BASE_URL,
@@ -58,7 +58,7 @@ class OpenAIResponses:
         self.base_url = base_url.rstrip("/")
         self.max_output_tokens = max_output_tokens
         self.reasoning_effort = reasoning_effort
-        self._api_key = api_key or _http.api_key_from_env(*self.key_variables)
+        self._api_key = api_key or _http.api_key_from_env(*_PROVIDER.key_variables)
 
     def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
                  tool_choice: ToolChoice = "auto") -> Reply:

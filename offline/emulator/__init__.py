@@ -11,9 +11,10 @@ with their ids, Gemini responses split over contents: see each module). One thin
 offline is verify a real Anthropic thinking signature: those pass on their format alone.
 
 What a first live run meets is answered as for real, in this order: a missing or wrong key, a
-model the provider does not serve (the one list is `_models.MODELS`), a request the API rejects,
-and a rate limit. `Emulator(model, api_key="sk-...")` accepts that key and `OFFLINE_KEY` and
-refuses any other, or none; without `api_key` it checks no key, as a test double should. A
+model the provider does not serve (the models of `harness.providers.catalog`, the one provider
+table), a request the API rejects, and a rate limit. `Emulator(model, api_key="sk-...")`
+accepts that key and `OFFLINE_KEY` and refuses any other, or none; without `api_key` it checks
+no key, as a test double should. A
 `ProviderError` with status 429 in the script becomes the provider's own 429, with its headers
 and wait (`retry_after`, `DEFAULT_RETRY_AFTER` seconds when the script gives none).
 

@@ -14,8 +14,9 @@ from course.exercises.capstone import checks as capstone
 from course.exercises.capstone import scenario_variants
 from course.exercises.ownwork import ReferenceCalled, Tripwire
 from harness import loop
+from harness.providers import PROVIDERS
 from harness.tools import Toolbox
-from offline.cassettes import PROVIDERS, load_interactions
+from offline.cassettes import load_interactions
 from offline.record import record
 from offline.scripted import ScriptedModel, Step
 

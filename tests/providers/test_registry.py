@@ -13,12 +13,14 @@ from harness import providers
 from harness.loop import CLOSING_INSTRUCTION, NOT_EXECUTED, run
 from harness.messages import Model, SystemMessage, UserMessage
 from harness.providers import (
+    ADAPTERS,
     PROVIDERS,
     Anthropic,
     Gemini,
     OpenAIChat,
     OpenAIResponses,
     anthropic,
+    catalog,
     gemini,
     openai_chat,
     openai_responses,
@@ -41,9 +43,21 @@ DEFAULTS = {"openai_chat": ("gpt-5-mini", "https://api.openai.com/v1"),
 
 
 def test_registry_names_match_the_classes():
-    assert PROVIDERS == {"openai_chat": OpenAIChat, "openai_responses": OpenAIResponses,
-                         "anthropic": Anthropic, "gemini": Gemini}
-    assert all(cls.name == name for name, cls in PROVIDERS.items())
+    assert ADAPTERS == {"openai_chat": OpenAIChat, "openai_responses": OpenAIResponses,
+                        "anthropic": Anthropic, "gemini": Gemini}
+    assert all(cls.name == name for name, cls in ADAPTERS.items())
+    assert list(PROVIDERS) == list(ADAPTERS), "one table entry for each adapter, in one order"
+
+
+def test_every_provider_fact_comes_from_the_table():
+    for name, entry in PROVIDERS.items():
+        module = MODULES[name]
+        assert (module.NAME, module.DEFAULT_MODEL, module.BASE_URL) == (
+            entry.name, entry.default_model, entry.base_url)
+        assert entry.live_model in catalog.MODELS[entry.family]
+        assert entry.default_model in catalog.MODELS[entry.family]
+    assert anthropic.API_VERSION == PROVIDERS["anthropic"].api_version
+    assert set(catalog.PRICES) <= {m for models in catalog.MODELS.values() for m in models}
 
 
 def test_get_passes_options_and_rejects_unknown_names():
@@ -55,7 +69,7 @@ def test_get_passes_options_and_rejects_unknown_names():
 
 @pytest.mark.parametrize("name", PROVIDERS)
 def test_every_adapter_has_the_same_shape(name):
-    module, cls = MODULES[name], PROVIDERS[name]
+    module, cls = MODULES[name], ADAPTERS[name]
     assert all(callable(getattr(module, attr, None)) for attr in SHARED_NAMES)
     assert inspect.signature(cls.complete) == inspect.signature(Model.complete)
     parameters = inspect.signature(cls).parameters.values()
@@ -73,7 +87,7 @@ def test_default_clients_share_one_verifying_tls_context(monkeypatch):
                         lambda *args, **kwargs: built.append(real(*args, **kwargs)) or built[-1])
     _http._tls.cache_clear()
     try:
-        for cls in [*PROVIDERS.values(), *PROVIDERS.values()]:
+        for cls in [*ADAPTERS.values(), *ADAPTERS.values()]:
             cls(api_key="k").client.close()
         assert len(built) == 1  # httpx builds one per client unless it is handed one
         assert (built[0].verify_mode, built[0].check_hostname) == (ssl.CERT_REQUIRED, True)

@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from harness.cost import PRICES
+from harness.providers.catalog import PRICES
 from course.exercises import hints, reference
 from course.exercises.cost import variants
 from course.exercises.ownwork import Watch, refuse_calls, refuse_reference

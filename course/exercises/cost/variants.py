@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.cost import PRICES, run_cost
+from harness.cost import run_cost
+from harness.providers.catalog import PRICES
 from offline.scenarios import SCENARIOS
 
 ASSIGNMENT = "04_cost"
