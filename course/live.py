@@ -30,11 +30,12 @@ import httpx
 from harness import providers
 from harness.cost import Price, run_cost
 from harness.errors import ProviderError
-from harness.messages import Message, Model, Reply, ToolMessage, ToolSpec, to_dicts
+from harness.messages import Message, Model, Reply, ToolMessage, ToolSpec
 from harness.providers._http import default_client
 from harness.providers.catalog import KEY_VARIABLES, PRICES
 from offline import guard
 from offline.cassettes import CASSETTES, use
+from offline.dictform import to_dicts
 from offline.errors import CassetteError
 from offline.record import check_scrubbed, key_for
 from offline.scripted import ScriptedModel, Step

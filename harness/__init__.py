@@ -32,7 +32,6 @@ from harness.messages import (
     Usage,
     UserMessage,
     parse_messages,
-    to_dicts,
 )
 from harness.progress import (
     NoProgressDetector,
@@ -87,5 +86,4 @@ __all__ = [
     "run_cost",
     "select_recent",
     "summarize",
-    "to_dicts",
 ]

@@ -14,7 +14,7 @@ fires on the turn `first_turn_over_budget` names or earlier, never later.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from harness.messages import Usage
@@ -79,27 +79,24 @@ class Price:
                 "output": self.output}
 
 
-def run_cost(usages: Iterable[Usage | Mapping[str, int]],
-             prices: Price | Mapping[str, float]) -> float:
+def run_cost(usages: Iterable[Usage], price: Price) -> float:
     """Dollars spent by a run, from each call's usage.
 
     Cache reads and writes are both part of `input_tokens`: the reads cost `cached_input`, the
-    writes `cache_write` (the input price when `prices` has none), the rest the input price.
+    writes `cache_write` (the input price when the price has none), the rest the input price.
 
     Example:
-        >>> usage = {"input_tokens": 1_000_000, "output_tokens": 0, "cached_input_tokens": 500_000,
-        ...          "cache_write_tokens": 100_000}
-        >>> run_cost([usage], {"input": 2.0, "cached_input": 0.5, "cache_write": 2.5,
-        ...                    "output": 8.0})
+        >>> usage = Usage(input_tokens=1_000_000, cached_input_tokens=500_000,
+        ...               cache_write_tokens=100_000)
+        >>> run_cost([usage], Price(2.0, 0.5, 8.0, as_of="2026-01-01", cache_write=2.5))
         1.3
     """
-    rates = prices.as_dict() if isinstance(prices, Price) else prices
-    write_rate = rates.get("cache_write", rates["input"])
+    write_rate = price.input if price.cache_write is None else price.cache_write
     total = 0.0
     for usage in usages:
-        counts = usage.model_dump() if isinstance(usage, Usage) else usage
-        read, written = counts.get("cached_input_tokens", 0), counts.get("cache_write_tokens", 0)
-        total += ((counts["input_tokens"] - read - written) * rates["input"]
-                  + read * rates["cached_input"] + written * write_rate
-                  + counts["output_tokens"] * rates["output"])
+        read = usage.cached_input_tokens
+        written = usage.cache_write_tokens
+        ordinary = usage.input_tokens - read - written
+        total += (ordinary * price.input + read * price.cached_input + written * write_rate
+                  + usage.output_tokens * price.output)
     return total / 1_000_000

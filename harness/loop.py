@@ -15,9 +15,11 @@ from harness.errors import ProviderError
 from harness.messages import (
     Message,
     Model,
+    Reply,
     StopReason,
     SystemMessage,
     ToolCall,
+    ToolChoice,
     ToolMessage,
     UserMessage,
 )
@@ -30,6 +32,8 @@ NOT_EXECUTED_TRUNCATED = "Not executed: the reply that asked for it was cut off 
 NOT_EXECUTED_BUDGET = "Not executed: the token budget for this run was reached."
 NOT_EXECUTED_REPEAT = "Not executed: the same request was repeated without progress."
 CANCELLED = "Cancelled: the run was interrupted before this tool ran."
+PENDING_STARTS = ("Not executed", "Cancelled")
+"""How each result above begins: the mark of a call the loop answered without running it."""
 CLOSING_INSTRUCTION = (
     "You have reached the step limit for this answer. Answer with what you already know, "
     "explain that the limit was reached, say what was left undone, and ask whether to continue.")
@@ -54,10 +58,12 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
     if max_turns < 1:
         raise ValueError(f"max_turns must be at least 1, got {max_turns}")
     result = RunResult(Exit.DONE, None, list(messages))
-    history, watch, errored = result.messages, detector() if detector else None, set()
+    history = result.messages  # the run's own copy: the caller's list is never touched
+    watch = detector() if detector else None
+    errored: set[str] = set()  # keys of the calls whose last result was an error
+    cancelled = _as_check(cancel)
     if reminder:  # a run starts from a new user message, and that starts the count again
         reminder.reset()
-    cancelled = cancel.is_set if isinstance(cancel, Event) else cancel or (lambda: False)
     for turn in range(1, max_turns + 1):
         if cancelled():
             return _end(result, Exit.INTERRUPTED, f"cancelled before call {turn}")
@@ -69,43 +75,67 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
             return _end(result, Exit.TRUNCATED, "the reply hit the output-token limit",
                         pending=(calls, NOT_EXECUTED_TRUNCATED))
         if not calls:  # a refusal or another stop is an answer too; the trace says which
-            if note := before_done and before_done(reply.message.content):
+            note = before_done(reply.message.content) if before_done else None
+            if note:
                 history.append(UserMessage(content=note))  # not done yet: one more turn
                 continue
-            unusual = "" if reply.stop_reason is StopReason.END_TURN else reply.stop_reason.value
-            return _end(result, Exit.DONE, unusual and f"stop reason {unusual}",
+            return _end(result, Exit.DONE, _unusual(reply.stop_reason),
                         answer=reply.message.content)
         if cancelled():
             return _end(result, Exit.INTERRUPTED, "cancelled", pending=(calls, CANCELLED))
-        if token_budget is not None and result.usage.total_tokens > token_budget:
-            return _end(result, Exit.TOKEN_CAP, f"{result.usage.total_tokens} tokens > "
-                        f"{token_budget}", pending=(calls, NOT_EXECUTED_BUDGET))
-        keys = [call_key(c.name, c.raw_arguments or c.arguments) for c in calls]
-        if watch and any([watch.observe(c.name, c.raw_arguments or c.arguments,
-                                        previous_was_error=key in errored)
-                          for c, key in zip(calls, keys, strict=False)]):  # a list: any() sees all
+        spent = result.usage.total_tokens
+        if token_budget is not None and spent > token_budget:
+            return _end(result, Exit.TOKEN_CAP, f"{spent} tokens > {token_budget}",
+                        pending=(calls, NOT_EXECUTED_BUDGET))
+        if watch and _repeats(watch, calls, errored):
             return _end(result, Exit.NO_PROGRESS, f"repeated {calls[-1].name}",
                         pending=(calls, NOT_EXECUTED_REPEAT))
         if turn == max_turns:
-            break
+            break  # the cap: these calls stay pending for the closing call
         results = run_calls(tools, calls, parallel=parallel_tools)
         history.extend(results)
-        errored = {key for key, r in zip(keys, results, strict=False) if r.is_error}
-        notes = [reminder.observe(c.name, c.arguments) for c in calls] if reminder else []
-        history.extend(UserMessage(content=n) for n in notes if n)  # context, not a tool result
+        errored = {_key(c) for c, r in zip(calls, results, strict=True) if r.is_error}
+        if reminder:  # a nudge is context for the model, not a tool result
+            notes = [reminder.observe(c.name, c.arguments) for c in calls]
+            history.extend(UserMessage(content=n) for n in notes if n)
     return _close(model, tools, result, calls, closing_call)
 
 
+def _as_check(cancel: Event | Callable[[], bool] | None) -> Callable[[], bool]:
+    if isinstance(cancel, Event):
+        return cancel.is_set
+    return cancel or (lambda: False)
+
+
+def _key(call: ToolCall) -> str:
+    return call_key(call.name, call.raw_arguments or call.arguments)
+
+
+def _repeats(watch: NoProgressDetector, calls: Sequence[ToolCall], errored: set[str]) -> bool:
+    """Show the detector every call of the reply (all of them, even after one fires)."""
+    fired = [watch.observe(c.name, c.raw_arguments or c.arguments,
+                           previous_was_error=_key(c) in errored) for c in calls]
+    return any(fired)
+
+
+def _unusual(stop: StopReason) -> str:
+    return "" if stop is StopReason.END_TURN else f"stop reason {stop.value}"
+
+
 def _send(model: Model, tools: Toolbox, sent: list[Message], result: RunResult, *,
-          tool_choice: str, closing: bool = False):
+          tool_choice: ToolChoice, closing: bool = False) -> Reply | None:
     """One model call, recorded in the trace; None when the provider rejected it."""
-    started, reply, error = time.perf_counter(), None, None
+    started = time.perf_counter()
+    reply: Reply | None = None
+    error: ProviderError | None = None
     try:
         reply = model.complete(list(sent), tools=tools.specs, tool_choice=tool_choice)
     except ProviderError as exc:
-        result.error = error = exc
-    result.calls.append(CallRecord(len(result.calls) + 1, list(sent), tool_choice, reply,
-                                   time.perf_counter() - started, closing, error))
+        error = exc
+        result.error = exc
+    seconds = time.perf_counter() - started
+    number = len(result.calls) + 1
+    result.calls.append(CallRecord(number, list(sent), tool_choice, reply, seconds, closing, error))
     if reply is not None:
         result.messages.append(reply.message)  # whole: text, reasoning and calls
         result.usage += reply.usage
@@ -115,7 +145,8 @@ def _send(model: Model, tools: Toolbox, sent: list[Message], result: RunResult, 
 def _close(model: Model, tools: Toolbox, result: RunResult, pending: list[ToolCall],
            closing_call: bool) -> RunResult:
     """Turn cap: answer the pending calls, then one text-only call told why in the system prompt.
-    A closing reply that is cut off or still calls a tool (Gemini can, under none) is no answer."""
+    A closing reply that is cut off or still calls a tool (Gemini can, under none) is no answer;
+    the status stays turn_cap all the same (the cap is what fired), and the detail says why."""
     _answer(result.messages, pending, NOT_EXECUTED)
     if not closing_call:
         return _end(result, Exit.TURN_CAP, "turn cap; no closing call")
@@ -123,11 +154,13 @@ def _close(model: Model, tools: Toolbox, result: RunResult, pending: list[ToolCa
     reply = _send(model, tools, sent, result, tool_choice="none", closing=True)
     if reply is None:
         return _end(result, Exit.ERROR, f"closing call rejected: {result.error}")
-    calls, cut = reply.message.tool_calls, reply.stop_reason is StopReason.MAX_TOKENS
-    if cut or calls:  # the status stays turn_cap: the cap is what fired; the detail says why
-        why = "was cut off by the token limit" if cut else f"called {calls[0].name} anyway"
-        return _end(result, Exit.TURN_CAP, f"turn cap; the closing reply {why}: no answer",
-                    pending=(calls, NOT_EXECUTED))
+    calls = reply.message.tool_calls
+    if reply.stop_reason is StopReason.MAX_TOKENS:
+        return _end(result, Exit.TURN_CAP, "turn cap; the closing reply was cut off by the "
+                    "token limit: no answer", pending=(calls, NOT_EXECUTED))
+    if calls:
+        return _end(result, Exit.TURN_CAP, f"turn cap; the closing reply called "
+                    f"{calls[0].name} anyway: no answer", pending=(calls, NOT_EXECUTED))
     return _end(result, Exit.TURN_CAP, "turn cap; closing call made", answer=reply.message.content)
 
 
@@ -139,12 +172,15 @@ def _with_instruction(history: list[Message], instruction: str) -> list[Message]
 
 
 def _answer(history: list[Message], calls: Sequence[ToolCall], text: str) -> None:
+    """One error result with `text` for each call: every call in the history gets a result."""
     history.extend(ToolMessage(tool_call_id=c.id, content=text, is_error=True) for c in calls)
 
 
 def _end(result: RunResult, status: Exit, detail: str = "", *, answer: str | None = None,
          pending: tuple[Sequence[ToolCall], str] | None = None) -> RunResult:
     if pending:
-        _answer(result.messages, *pending)  # every call gets a result: the history stays sendable
-    result.status, result.answer, result.detail = status, answer, detail
+        _answer(result.messages, *pending)  # so the history can be sent again as it is
+    result.status = status
+    result.answer = answer
+    result.detail = detail
     return result

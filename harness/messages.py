@@ -10,7 +10,7 @@ Gemini thought signatures, Responses item ids) rides along opaquely in `Reasonin
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Annotated, Any, Literal, Protocol
 
@@ -132,37 +132,15 @@ class ToolSpec(_Model):
 ToolChoice = Literal["auto", "none", "required"]
 
 
-def parse_messages(items: list[dict[str, Any] | Message]) -> list[Message]:
-    """Build neutral messages from plain dicts (the form used in the exercises).
+def parse_messages(data: Sequence[Mapping[str, Any]]) -> list[Message]:
+    """Messages from their JSON form (a saved transcript, or what `model_dump` writes); a
+    pydantic ValidationError names the message and the field that is wrong.
 
     Example:
         >>> parse_messages([{"role": "user", "content": "Hi"}])[0].role
         'user'
     """
-    return _messages_adapter.validate_python(
-        [item.model_dump() if isinstance(item, BaseModel) else item for item in items])
-
-
-def to_dicts(messages: list[Message]) -> list[dict[str, Any]]:
-    """The exercises' dict form of a transcript: plain dicts with role, content, tool_calls, ...
-
-    Example:
-        >>> to_dicts([ToolMessage(tool_call_id="call_1", content="14 C")])
-        [{'role': 'tool', 'tool_call_id': 'call_1', 'content': '14 C'}]
-    """
-    return [_to_dict(message) for message in messages]
-
-
-def _to_dict(message: Message) -> dict[str, Any]:
-    if isinstance(message, AssistantMessage):
-        calls = [{"id": c.id, "name": c.name, "arguments": dict(c.arguments)}
-                 for c in message.tool_calls]
-        return {"role": "assistant", "content": message.content, "tool_calls": calls}
-    if isinstance(message, ToolMessage):
-        extra = {"is_error": True} if message.is_error else {}
-        return {"role": "tool", "tool_call_id": message.tool_call_id,
-                "content": message.content} | extra
-    return {"role": message.role, "content": message.content}
+    return _messages_adapter.validate_python(list(data))
 
 
 def parse_arguments(text: str) -> tuple[dict[str, Any], str | None]:

@@ -92,7 +92,8 @@ class Summary:
 
 
 def summarize(results: Iterable[RunResult], *, top: int = 3) -> Summary:
-    """Share of each exit, and the tools called most in the runs that ended that way.
+    """Share of each exit, and the tools called most in the runs that ended that way (most calls
+    first, ties by name).
 
     Example: "14% no_progress, 11 of those on search_tickets" points at a tool description.
     """
@@ -103,5 +104,10 @@ def summarize(results: Iterable[RunResult], *, top: int = 3) -> Summary:
         tools.setdefault(result.status, Counter()).update(result.tool_names)
     total = len(results) or 1
     share = {status: exits[status] / total for status in Exit if exits[status]}
-    top_tools = {status: counter.most_common(top) for status, counter in tools.items()}
+    top_tools = {status: _most_called(counter, top) for status, counter in tools.items()}
     return Summary(runs=len(results), share=share, top_tools=top_tools)
+
+
+def _most_called(counter: Counter[str], top: int) -> list[tuple[str, int]]:
+    by_count_then_name = sorted(counter.items(), key=lambda pair: (-pair[1], pair[0]))
+    return by_count_then_name[:top]

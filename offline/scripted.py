@@ -24,8 +24,8 @@ from harness.messages import (
     ToolSpec,
     Usage,
     argument_text,
-    to_dicts,
 )
+from offline.dictform import to_dicts
 from offline.errors import ScriptError
 from offline.tokens import cached_tokens, compact_json, count_tokens, output_tokens
 

@@ -54,7 +54,7 @@ def test_the_loop_figure_numbers_the_checks_in_the_order_run_makes_them():
     # The order of the checks in loop.run's source, as the figure's rows name them.
     source = re.sub(r"\s+", " ", inspect.getsource(loop.run))
     landmarks = ["if cancelled():", "_send(", "StopReason.MAX_TOKENS", "if not calls:",
-                 "if cancelled():", "token_budget is not None and", "watch.observe(",
+                 "if cancelled():", "token_budget is not None and", "_repeats(",
                  "if turn == max_turns:"]
     where, start = [], 0
     for landmark in landmarks:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from harness import PRICES, Usage, cumulative_input, first_turn_over_budget, run_cost
+from harness import PRICES, Price, Usage, cumulative_input, first_turn_over_budget, run_cost
 from harness.cost import overrun_ratio
 
 
@@ -31,8 +31,8 @@ def test_formula_matches_a_turn_by_turn_sum():
 
 def test_run_cost_prices_cached_input_apart():
     usages = [Usage(input_tokens=10_000, output_tokens=500, cached_input_tokens=8_000),
-              {"input_tokens": 2_000, "output_tokens": 100, "cached_input_tokens": 0}]
-    cost = run_cost(usages, {"input": 1.0, "cached_input": 0.1, "output": 10.0})
+              Usage(input_tokens=2_000, output_tokens=100)]
+    cost = run_cost(usages, Price(1.0, 0.1, 10.0, as_of="2026-01-01"))
     assert cost == pytest.approx((4_000 * 1.0 + 8_000 * 0.1 + 600 * 10.0) / 1e6)
 
 
@@ -54,6 +54,5 @@ def test_run_cost_prices_cache_writes_at_their_premium():
 def test_without_a_premium_a_written_token_costs_the_input_price():
     gpt = PRICES["gpt-5"]
     assert gpt.as_dict()["cache_write"] == gpt.input
-    usage = {"input_tokens": 4_000, "output_tokens": 0, "cached_input_tokens": 0,
-             "cache_write_tokens": 4_000}
-    assert run_cost([usage], {"input": 1.0, "cached_input": 0.1, "output": 4.0}) == 4_000 / 1e6
+    usage = Usage(input_tokens=4_000, cache_write_tokens=4_000)
+    assert run_cost([usage], Price(1.0, 0.1, 4.0, as_of="2026-01-01")) == 4_000 / 1e6

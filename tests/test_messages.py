@@ -3,8 +3,9 @@
 import pytest
 from pydantic import ValidationError
 
-from harness import AssistantMessage, ToolCall, Usage, parse_messages, to_dicts
+from harness import AssistantMessage, ToolCall, Usage, parse_messages
 from harness.messages import argument_text, parse_arguments
+from offline.dictform import to_dicts
 
 DICTS = [
     {"role": "system", "content": "s"},

@@ -56,7 +56,7 @@ def test_the_library_is_the_size_it_says():
 def test_the_loop_fits_on_one_screen():
     lines = inspect.getsource(harness.loop.run).splitlines()
     assert len(lines) <= 70, f"loop.run is {len(lines)} lines"
-    assert len(Path(harness.loop.__file__).read_text().splitlines()) <= 150
+    assert len(Path(harness.loop.__file__).read_text().splitlines()) <= 200
 
 
 def _imports(path: Path) -> set[str]:

@@ -1,7 +1,7 @@
 """The exercises' model: the shared `ScriptedModel`, called the way the exercises call a model.
 
 An exercise's loop calls `model(messages, *, tool_choice="auto")` with messages in the dict form
-(plain dicts, as `harness.messages.to_dicts` writes them) and gets back `{"message", "stop_reason",
+(plain dicts, as `offline.dictform.to_dicts` writes them) and gets back `{"message", "stop_reason",
 "usage"}`. `DictModel` does exactly that in front of a `ScriptedModel` (it is an adapter, not
 another fake model) and keeps a log of what it was sent and which tools ran, which is what the
 checks compare. With `wire="anthropic"` (or another provider) every call also goes through that
@@ -32,8 +32,8 @@ from harness.messages import (
     ToolSpec,
     Usage,
     parse_messages,
-    to_dicts,
 )
+from offline.dictform import to_dicts
 from offline.scripted import ScriptedModel, Step
 from harness.tools import Tool
 

@@ -15,12 +15,14 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from harness import loop
-from harness.cost import cumulative_input, first_turn_over_budget, run_cost
+from harness import cost
+from harness.cost import Price, cumulative_input, first_turn_over_budget
+from harness.messages import Usage
 from course.exercises.dictmodel import NeutralModel
 from harness.messages import parse_messages
 from harness.progress import NoProgressDetector, call_key
 from harness.tools import Tool, Toolbox
-from harness.trace import Exit, RunResult
+from harness.trace import Exit, RunResult, summarize
 
 __all__ = ["NoProgress", "append_round", "call_key", "cumulative_input",
            "first_turn_over_budget", "run_agent", "run_cost", "run_loop", "summarize_exits",
@@ -60,8 +62,20 @@ def to_anthropic(history: list[dict[str, Any]]) -> tuple[str | None, list[dict[s
     """The `system` and `messages` of an Anthropic Messages request for this history."""
     from harness.providers.anthropic import to_wire  # imported late: grading loads without it
 
-    body = to_wire(history)
+    body = to_wire(parse_messages(history))
     return body.get("system"), body["messages"]
+
+
+def run_cost(usages: Iterable[Mapping[str, int]], prices: Mapping[str, float]) -> float:
+    """`harness.cost.run_cost` on the exercise's dict form: each usage a dict of token counts
+    (`cached_input_tokens` and `cache_write_tokens` may be left out), the prices a dict of
+    dollars per million tokens (without `cache_write`, a written token costs the input price)."""
+    neutral = [Usage(input_tokens=usage["input_tokens"], output_tokens=usage["output_tokens"],
+                     cached_input_tokens=usage.get("cached_input_tokens", 0),
+                     cache_write_tokens=usage.get("cache_write_tokens", 0)) for usage in usages]
+    price = Price(prices["input"], prices["cached_input"], prices["output"],
+                  as_of="the exercise's", cache_write=prices.get("cache_write"))
+    return cost.run_cost(neutral, price)
 
 
 def run_loop(model: Model, tools: Mapping[str, Callable[..., str]],
@@ -79,14 +93,11 @@ def run_loop(model: Model, tools: Mapping[str, Callable[..., str]],
 
 
 def summarize_exits(results: Iterable[RunResult]) -> dict[str, dict[str, Any]]:
-    """Each exit that occurs: its share of the runs, and the three tools called most in the runs
-    that ended that way (most calls first, ties by name). `harness.trace.summarize` gives the
-    same shares; its ties keep the order the tools were first called in."""
+    """Each exit that occurs, in the order it first occurs: its share of the runs, and the three
+    tools called most in the runs that ended that way (most calls first, ties by name). This is
+    `harness.trace.summarize` in the exercise's dict form."""
     results = list(results)
-    runs = Counter(Exit(result.status).value for result in results)
-    tools: dict[str, Counter[str]] = {status: Counter() for status in runs}
-    for result in results:
-        tools[Exit(result.status).value].update(result.tool_names)
-    return {status: {"share": count / len(results),
-                     "top_tools": sorted(tools[status].items(), key=lambda p: (-p[1], p[0]))[:3]}
-            for status, count in runs.items()}
+    summary = summarize(results)
+    occurring = dict.fromkeys(Exit(result.status) for result in results)
+    return {status.value: {"share": summary.share[status], "top_tools": summary.top_tools[status]}
+            for status in occurring}

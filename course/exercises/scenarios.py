@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from harness.messages import StopReason, to_dicts
+from harness.messages import StopReason
+from offline.dictform import to_dicts
 from offline.scenarios import (
     SCENARIOS,
     TRAVEL,

@@ -27,7 +27,6 @@ from harness.messages import (
     ToolMessage,
     ToolSpec,
     Usage,
-    parse_messages,
 )
 from harness.providers import _http, catalog
 
@@ -88,17 +87,17 @@ class Anthropic:
                                           map_error=_map_error, provider=NAME))
 
 
-def to_wire(messages: Sequence[Message | dict[str, Any]], *, tools: Sequence[ToolSpec] = (),
+def to_wire(messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
             tool_choice: ToolChoice = "auto", model: str = DEFAULT_MODEL,
             max_output_tokens: int = 1024, thinking_budget: int | None = None) -> dict[str, Any]:
-    """The request body for these messages (neutral models or their dict form).
+    """The request body for these messages.
 
     Example:
-        >>> to_wire([{"role": "system", "content": "Be brief."},
-        ...          {"role": "user", "content": "Hi"}])["messages"]
+        >>> from harness.messages import UserMessage
+        >>> to_wire([SystemMessage(content="Be brief."), UserMessage(content="Hi")])["messages"]
         [{'role': 'user', 'content': 'Hi'}]
     """
-    return _to_wire(parse_messages(list(messages)), tools, tool_choice, model=model,
+    return _to_wire(list(messages), tools, tool_choice, model=model,
                     max_output_tokens=max_output_tokens, thinking_budget=thinking_budget)
 
 

@@ -26,7 +26,6 @@ from harness.messages import (
     ToolMessage,
     ToolSpec,
     Usage,
-    parse_messages,
 )
 from harness.providers import _http, catalog
 
@@ -73,16 +72,17 @@ class Gemini:
         return _from_wire(wire, turn=sum(isinstance(m, AssistantMessage) for m in messages))
 
 
-def to_wire(messages: Sequence[Message | dict[str, Any]], *, tools: Sequence[ToolSpec] = (),
+def to_wire(messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
             tool_choice: ToolChoice = "auto", max_output_tokens: int = 1024,
             thinking_budget: int | None = None) -> dict[str, Any]:
-    """The request body for these messages (neutral or dict form); the model is in the URL.
+    """The request body for these messages; the model is in the URL.
 
     Example:
-        >>> to_wire([{"role": "user", "content": "Hi"}])["contents"]
+        >>> from harness.messages import UserMessage
+        >>> to_wire([UserMessage(content="Hi")])["contents"]
         [{'role': 'user', 'parts': [{'text': 'Hi'}]}]
     """
-    return _to_wire(parse_messages(list(messages)), tools, tool_choice,
+    return _to_wire(list(messages), tools, tool_choice,
                     max_output_tokens=max_output_tokens, thinking_budget=thinking_budget)
 
 

@@ -26,7 +26,6 @@ from harness.messages import (
     Usage,
     argument_text,
     parse_arguments,
-    parse_messages,
 )
 from harness.providers import _http, catalog
 
@@ -69,16 +68,17 @@ class OpenAIChat:
                                           map_error=_map_error, provider=NAME))
 
 
-def to_wire(messages: Sequence[Message | dict[str, Any]], *, tools: Sequence[ToolSpec] = (),
+def to_wire(messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
             tool_choice: ToolChoice = "auto", model: str = DEFAULT_MODEL,
             max_output_tokens: int = 1024) -> dict[str, Any]:
-    """The request body for these messages (neutral models or their dict form).
+    """The request body for these messages.
 
     Example:
-        >>> to_wire([{"role": "user", "content": "Hi"}])["messages"]
+        >>> from harness.messages import UserMessage
+        >>> to_wire([UserMessage(content="Hi")])["messages"]
         [{'role': 'user', 'content': 'Hi'}]
     """
-    return _to_wire(parse_messages(list(messages)), tools, tool_choice, model=model,
+    return _to_wire(list(messages), tools, tool_choice, model=model,
                     max_output_tokens=max_output_tokens)
 
 

@@ -30,7 +30,6 @@ from harness.messages import (
     Usage,
     argument_text,
     parse_arguments,
-    parse_messages,
 )
 from harness.providers import _http, catalog
 
@@ -71,16 +70,16 @@ class OpenAIResponses:
                                           map_error=_map_error, provider=NAME))
 
 
-def to_wire(messages: Sequence[Message | dict[str, Any]], *, tools: Sequence[ToolSpec] = (),
+def to_wire(messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
             tool_choice: ToolChoice = "auto", model: str = DEFAULT_MODEL,
             max_output_tokens: int = 1024, reasoning_effort: str | None = None) -> dict[str, Any]:
-    """The request body for these messages (neutral models or their dict form).
+    """The request body for these messages.
 
     Example:
-        >>> to_wire([{"role": "system", "content": "Be brief."}])["instructions"]
+        >>> to_wire([SystemMessage(content="Be brief.")])["instructions"]
         'Be brief.'
     """
-    return _to_wire(parse_messages(list(messages)), tools, tool_choice, model=model,
+    return _to_wire(list(messages), tools, tool_choice, model=model,
                     max_output_tokens=max_output_tokens, reasoning_effort=reasoning_effort)
 
 

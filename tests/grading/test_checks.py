@@ -31,9 +31,10 @@ from course.exercises.report import CheckFailed
 from course.exercises.scenarios import loop_scenarios, transcripts
 from grader.release import differences
 from harness.loop import CLOSING_INSTRUCTION, NOT_EXECUTED, run
-from harness.messages import ToolCall, parse_messages, to_dicts
+from harness.messages import ToolCall, parse_messages
 from harness.progress import NoProgressDetector
 from harness.tools import Toolbox, execute
+from offline.dictform import to_dicts
 from offline.guard import block_network
 from offline.scripted import ScriptedModel, Step
 
@@ -294,7 +295,7 @@ def test_the_reference_to_anthropic_is_the_adapter():
     from harness.providers.anthropic import to_wire
 
     for history in transcripts().values():
-        body = to_wire(history)
+        body = to_wire(parse_messages(history))
         assert reference.to_anthropic(history) == (body.get("system"), body["messages"])
 
 

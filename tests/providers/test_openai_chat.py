@@ -21,7 +21,6 @@ from harness.messages import (
     StopReason,
     Usage,
     UserMessage,
-    to_dicts,
 )
 from harness.providers import openai_chat
 from harness.providers.openai_chat import OpenAIChat
@@ -225,10 +224,6 @@ def test_key_comes_from_the_environment(monkeypatch):
     OpenAIChat(client=recorder.client, base_url="http://emulator/v1/").complete(umbrella())
     assert recorder.requests[0].headers["authorization"] == "Bearer sk-env"
     assert str(recorder.requests[0].url) == "http://emulator/v1/chat/completions"
-
-
-def test_to_wire_accepts_the_dict_form():
-    assert openai_chat.to_wire(to_dicts(umbrella())) == openai_chat.to_wire(umbrella())
 
 
 def wire_events(body: dict[str, Any]) -> list[tuple]:

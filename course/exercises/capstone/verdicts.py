@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.loop import PENDING_STARTS
 from offline.errors import ReplayMismatch
 from course.exercises import hints
 from course.exercises.compare import at, first_difference
 from course.exercises.capstone.replays import Played
 from course.exercises.report import Divergence, Plain, show
 
-PENDING = ("Not executed", "Cancelled")
+PENDING = PENDING_STARTS
 
 
 def accepted(made: int, run: Played, hint: str) -> Divergence | None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.cost import run_cost
+from course.exercises.reference import run_cost
 from harness.providers.catalog import PRICES
 from offline.scenarios import SCENARIOS
 

@@ -20,11 +20,12 @@ from course.exercises.dictmodel import DictModel, Event, logged_tools
 from course.exercises.ownwork import Watch, refuse_calls, refuse_reference
 from course.exercises.report import Divergence, Outcome, Plain, call, observed, show
 from course.exercises.scenarios import LoopScenario
-from harness.loop import CLOSING_INSTRUCTION
+from harness.loop import CLOSING_INSTRUCTION, PENDING_STARTS
 
 MODULES = ("course.exercises.reference", "harness.loop")
 SUBJECT = "run_loop"
-PENDING = "Not executed"
+PENDING = PENDING_STARTS[0]
+"""How a pending call's result begins in exercise 2 (it has no cancel: never "Cancelled")."""
 
 
 @dataclass
