@@ -1,7 +1,7 @@
 """What student code did, as data: recorded in the graded notebook, handed back to the checks.
 
 The checks run and judge student code only through the functions marked
-`course.exercises.report.observed` (`call`, `runs.record`, `ownwork.refuse_reference`,
+`course.exercises.grader_hook.observed` (`call`, `runs.record`, `ownwork.refuse_reference`,
 `refuse_calls` and the capstone's `_play`). Under the class grader each of the two sides sets an
 observer there:
 

@@ -50,11 +50,11 @@ def _record_tests(ipython: Any, tests: frozenset[str], log: int) -> None:
     import ast
     import types
 
-    import course.exercises.report
+    import course.exercises.grader_hook
     from grader.evidence import Recorder
 
     recorder, running = Recorder(), []
-    course.exercises.report.observer = recorder
+    course.exercises.grader_hook.observer = recorder
     write, dumps = os.write, json.dumps
 
     def before(info: Any) -> None:

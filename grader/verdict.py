@@ -55,8 +55,8 @@ def _test(cell: dict[str, Any], namespace: dict[str, Any], record: dict[str, Any
         return {"score": 0.0, "max": points, "note": "the test did not run to its end in the "
                 "notebook (no record of what the student's code gave the checks)"}
     replayer = evidence.Replayer(list(record.get("calls") or []))
-    report = sys.modules["course.exercises.report"]
-    report.observer = replayer
+    hook = sys.modules["course.exercises.grader_hook"]
+    hook.observer = replayer
     try:
         names = {str(name): evidence.Submitted(name) if value == "$callable"
                  else evidence.decode(value) for name, value in dict(record["names"]).items()}
@@ -67,7 +67,7 @@ def _test(cell: dict[str, Any], namespace: dict[str, Any], record: dict[str, Any
         first = str(exc).splitlines()[0] if str(exc) else ""
         score, note = 0.0, replayer.problem or f"{type(exc).__name__}: {first}"
     finally:
-        report.observer = None
+        hook.observer = None
     return {"score": score if note is None else 0.0, "max": points, "note": note}
 
 

@@ -5,10 +5,12 @@ One sub-package per exercise (`message_ordering`, `early_exit`, `no_progress`, `
 `capstone`); each one's `checks` module holds its graded behaviours, named like the grade ids of
 the test cells that call them, each raising `CheckFailed` (an AssertionError) whose message names
 the first divergence and the lesson to reread. Checks print nothing, silence warnings, never reach
-the network, and score 0 for a submission that hands the work to the reference. What they share
-sits here: `reference` (the dict-form reference functions), `report` (how a check fails and runs
-student code), `compare`, `hints`, `ownwork` and `dictmodel`. The class grader is the `grader`
-package, for instructors only. Importing this package under `nbgrader autograde` switches IPython
+the network, and score 0 for a submission that hands the work to the reference. Each sub-package
+keeps its own hints and cases; what they share sits here: `reference` (the dict-form reference
+functions), `report` (how a graded check fails), `ownwork` (catching a submission that hands the
+work to the reference), `dictmodel` (the dict-form model), `dict_scenarios`, `identity` (whose
+notebook this is), and `grader_hook`, what the class grader (the `grader` package, for
+instructors only) needs from the checks. How any check compares is `course.compare`. Importing this package under `nbgrader autograde` switches IPython
 to minimal tracebacks (see `report.hide_sources_when_autograding`): no feedback can quote a
 hidden test.
 """

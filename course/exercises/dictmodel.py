@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from course.exercises.report import Runaway
+from course.compare import Runaway
 from harness.messages import (
     Message,
     Model,

@@ -2,9 +2,10 @@
 
 A `Piece` is one function a lesson asks for: its reference, the lesson section that explains it,
 and its behaviours. A behaviour is a probe `probe(yours, reference) -> Divergence | None` that runs
-both on the lesson's cases and says where they first part, using the helpers below (`attempt`,
-`same`, `same_messages`). This module knows no lesson; `course.practice.lesson01` ... each
-define their pieces with `Piece(...)` and `@piece.behaviour("...")`.
+both on the lesson's cases (`attempt`) and says where they first part, with the same comparisons
+as a graded cell (`course.compare`: `same`, `same_messages`). This module knows no lesson:
+`course.practice.lesson01` ... each define their pieces with `Piece(...)` and
+`@piece.behaviour("...")`.
 """
 
 from __future__ import annotations
@@ -17,15 +18,12 @@ import io
 import pkgutil
 import re
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
-
-from course.exercises.compare import END, at, first_difference
-from course.exercises.report import Divergence, Outcome, call, show
+from course.compare import Divergence, Outcome, call, verdict_line
 
 PIECES: dict[str, Piece] = {}
 """Every piece of every lesson, by name (names are unique across the course)."""
@@ -119,13 +117,13 @@ def check(function: Callable[..., Any]) -> Callable[..., Any]:
             print(f"[not yet] {name} is not written yet: the rest of this lesson uses the "
                   f"reference for now. (Stuck? `%load {piece.answer_file}`)")
             return piece.reference
+        label = f"{name}: {behaviour.says}"
         if divergence is not None:
-            print(f"[differs] {name}: {behaviour.says}\n    "
-                  + divergence.message(name).replace("\n", "\n    ")
-                  + f"\n    Reread \"{piece.section}\" above. Until this says ok, the rest of "
-                  "the lesson uses the reference.")
+            print(verdict_line(label, divergence.message(name)
+                               + f"\nReread \"{piece.section}\" above. Until this says ok, "
+                               "the rest of the lesson uses the reference."))
             return piece.reference
-        print(f"[ok]      {name}: {behaviour.says}")
+        print(verdict_line(label))
     return function
 
 
@@ -138,48 +136,6 @@ def attempt(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Outcome:
     if isinstance(outcome.error, NotImplementedError):
         raise _Blank()
     return outcome
-
-
-def plain(value: Any) -> Any:
-    """A value as JSON-like data: messages and other pydantic models as their fields."""
-    if isinstance(value, BaseModel):  # the role first: it says what kind of message this is
-        role = {"role": value.role} if isinstance(getattr(value, "role", None), str) else {}
-        return role | value.model_dump(mode="json", exclude_defaults=True)
-    if isinstance(value, list | tuple):
-        return [plain(item) for item in value]
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
-    return value
-
-
-def same(where: str, expected: Any, seen: Outcome | Any, *, hint: str) -> Divergence | None:
-    """None when `seen` (an outcome or a value) equals `expected`; else where and how it differs."""
-    outcome = seen if isinstance(seen, Outcome) else Outcome(value=seen)
-    if outcome.error is None and plain(outcome.value) == plain(expected):
-        return None
-    return Divergence(where, show(plain(expected)), outcome.describe() if outcome.error
-                      else show(plain(outcome.value)), hint)
-
-
-def same_messages(where: str, expected: Sequence[Any], seen: Outcome | Sequence[Any], *,
-                  hint: Callable[[int, Any, Any], str] | str, first: int = 0
-                  ) -> Divergence | None:
-    """Compare two message lists; a difference is reported at its message index (from `first`).
-
-    `hint` may be a function of (index, reference's message, yours) to name the likely bug.
-    """
-    outcome = seen if isinstance(seen, Outcome) else Outcome(value=seen)
-    if outcome.error is not None or not isinstance(outcome.value, list | tuple):
-        return same(where, expected, outcome, hint=hint if isinstance(hint, str) else
-                    hint(0, at(list(expected), 0), outcome.value))
-    want, got = plain(list(expected)), plain(list(outcome.value))
-    index = first_difference(want, got)
-    if index is None:
-        return None
-    mine, yours = at(want, index), at(got, index)
-    text = hint(index, mine, yours) if callable(hint) else hint
-    return Divergence(f"{where}, message {index + first}", show(mine), show(yours) if
-                      yours is not END else str(END), text)
 
 
 def answer(name: str) -> str:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from copy import copy
 from typing import Any
 
-from course.practice.engine import Piece, attempt, same, same_messages
+from course.compare import same, same_messages
+from course.practice.engine import Piece, attempt
 from course.practice.runs import same_calls
 from harness.messages import (
     AssistantMessage,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import functools
 
-from course.practice.engine import Piece, attempt, same, same_messages
+from course.compare import same, same_messages
+from course.practice.engine import Piece, attempt
 from course.practice.runs import keeps_the_messages, on_scenario, same_calls, scenario_tools
 from harness.messages import Message, Model, ToolCall, ToolMessage
 from harness.tools import Toolbox

@@ -9,7 +9,8 @@ closing call), which is not here.
 
 from __future__ import annotations
 
-from course.practice.engine import Piece, attempt, same, same_messages
+from course.compare import same, same_messages
+from course.practice.engine import Piece, attempt
 from course.practice.runs import keeps_the_messages, on_scenario, same_calls, scenario_tools
 from harness.messages import Message, Model, Reply
 from harness.tools import Toolbox, execute

@@ -11,7 +11,8 @@ from __future__ import annotations
 from functools import cache
 from itertools import pairwise
 
-from course.practice.engine import Piece, attempt, same
+from course.compare import same
+from course.practice.engine import Piece, attempt
 from harness.messages import AssistantMessage, Message, ToolCall, ToolMessage, UserMessage
 from offline.scenarios import SCENARIOS
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 from functools import cache
 from threading import Event
 
-from course.practice.engine import Piece, attempt, same
+from course.compare import same
+from course.practice.engine import Piece, attempt
 from harness.loop import run
 from harness.messages import AssistantMessage, ToolMessage
 from harness.providers import PROVIDERS

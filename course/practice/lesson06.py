@@ -12,7 +12,8 @@ from __future__ import annotations
 from functools import cache
 from importlib import import_module
 
-from course.practice.engine import Piece, attempt, same, same_messages
+from course.compare import same, same_messages
+from course.practice.engine import Piece, attempt
 from harness.context import select_recent
 from harness.cost import Price
 from harness.loop import run

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from course.practice.engine import Piece, attempt, same
+from course.compare import same
+from course.practice.engine import Piece, attempt
 from harness.messages import ToolCall
 from harness.progress import call_key
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from course.practice.engine import Piece, attempt, same
+from course.compare import same
+from course.practice.engine import Piece, attempt
 from harness.errors import ProviderError
 from harness.messages import ToolCall, ToolMessage
 from harness.tools import Toolbox

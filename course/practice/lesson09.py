@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from course.exercises.report import Divergence
-from course.practice.engine import Piece, attempt, same
+from course.compare import Divergence, same
+from course.practice.engine import Piece, attempt
 from harness.messages import ToolCall
 from offline.scenarios import SCENARIOS
 

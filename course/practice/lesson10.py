@@ -13,7 +13,8 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from course.practice.engine import Piece, attempt, same, same_messages
+from course.compare import same, same_messages
+from course.practice.engine import Piece, attempt
 from harness.messages import AssistantMessage, Message, ToolMessage, argument_text
 from harness.providers import anthropic, gemini, openai_chat, openai_responses
 from offline.scenarios import SCENARIOS

@@ -14,8 +14,8 @@ import statistics
 from collections import Counter
 from typing import Any
 
-from course.exercises.report import Divergence
-from course.practice.engine import Piece, attempt, same
+from course.compare import Divergence, same
+from course.practice.engine import Piece, attempt
 from harness.trace import Exit, RunResult
 from offline.scenarios import SCENARIOS
 

@@ -16,8 +16,8 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from course.exercises.report import Divergence, Outcome
-from course.practice.engine import attempt, same, same_messages
+from course.compare import Divergence, Outcome, same, same_messages
+from course.practice.engine import attempt
 from harness.tools import Toolbox
 from offline.scenarios import SCENARIOS
 from offline.scripted import ScriptedModel

@@ -14,7 +14,9 @@ import types
 import pytest
 from grading import submissions
 
-import course.exercises.report as report
+import course.exercises.grader_hook as hook
+from course import compare
+from course.exercises.report import CheckFailed
 from grader import evidence, verdict
 from grader.kernel_log import digest
 
@@ -36,7 +38,7 @@ def kernel(exercise: str, corpus: str | None, *, after: str = "") -> tuple[dict,
     tests = {c["name"]: c["source"] for c in _cells(exercise) if c["grade"]}
     namespace: dict = {"__name__": "__main__"}
     recorder, records, passed = evidence.Recorder(), {}, {}
-    report.observer = recorder
+    hook.observer = recorder
     try:
         for cell in built.cells:
             meta = submissions.nbgrader(cell)
@@ -52,7 +54,7 @@ def kernel(exercise: str, corpus: str | None, *, after: str = "") -> tuple[dict,
                 if meta.get("solution") and after:
                     submissions._run(after, namespace)
     finally:
-        report.observer = None
+        hook.observer = None
     return passed, records
 
 
@@ -121,10 +123,10 @@ def test_records_that_do_not_fit_the_checks_calls_score_zero():
 
 def test_data_comes_back_as_the_same_types_and_runs_nothing():
     value = {"a": (1, 2.5, None), 3: {frozenset({"x"})}, "$b": [None, True],
-             "c": report.Outcome(value=[1], error=KeyError("k"))}
+             "c": compare.Outcome(value=[1], error=KeyError("k"))}
     back = evidence.decode(json.loads(json.dumps(evidence.encode(value))))
     assert back["a"] == (1, 2.5, None) and back[3] == {frozenset({"x"})}
-    assert back["$b"] == [None, True] and isinstance(back["c"], report.Outcome)
+    assert back["$b"] == [None, True] and isinstance(back["c"], compare.Outcome)
     assert isinstance(back["c"].error, KeyError) and str(back["c"].error) == "'k'"
     from harness.messages import AssistantMessage, ToolCall
     from offline.scripted import ScriptedModel, Step
@@ -135,8 +137,8 @@ def test_data_comes_back_as_the_same_types_and_runs_nothing():
     back = evidence.decode(json.loads(json.dumps(evidence.encode([message, model]))))
     assert back[0] == message and type(back[1]) is ScriptedModel
     assert vars(back[1]).keys() == vars(model).keys()
-    check_failed = evidence.decode(evidence.encode(report.CheckFailed("no")))
-    assert isinstance(check_failed, report.CheckFailed) and str(check_failed) == "no"
+    check_failed = evidence.decode(evidence.encode(CheckFailed("no")))
+    assert isinstance(check_failed, CheckFailed) and str(check_failed) == "no"
     # Named classes outside harness are never looked up, let alone imported or called.
     for data in ({"$dc": ["os:system", {"command": "true"}]}, {"$enum": ["subprocess:Popen", 1]}):
         assert isinstance(evidence.decode(data), evidence.Opaque)

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
+from course import compare
+from course.compare import dict_message
 from course.exercises import reference
 from course.exercises import report as report_module
-from course.exercises.compare import dict_message
 from course.exercises.cost import (
     checks as cost,
 )
@@ -24,11 +25,13 @@ from course.exercises.cost import (
 )
 from course.exercises.dictmodel import DictModel
 from course.exercises.early_exit import checks as early_exit
+from course.exercises.early_exit.cases import loop_scenarios
+from course.exercises.identity import autograde_identity
 from course.exercises.message_ordering import checks as message_ordering
+from course.exercises.message_ordering.cases import transcripts
 from course.exercises.no_progress import checks as no_progress
 from course.exercises.ownwork import Watch, reference_origin
 from course.exercises.report import CheckFailed
-from course.exercises.scenarios import loop_scenarios, transcripts
 from grader.release import differences
 from harness.loop import CLOSING_INSTRUCTION, NOT_EXECUTED, run
 from harness.messages import ToolCall, parse_messages
@@ -155,7 +158,7 @@ def test_an_endless_loop_is_stopped_and_reported():
         while True:
             pass
 
-    outcome = report_module.call(spin, seconds=0.2)
+    outcome = compare.call(spin, seconds=0.2)
     assert "did not return" in outcome.describe()
 
 
@@ -169,7 +172,7 @@ def test_a_loop_that_never_stops_calling_the_model_is_stopped():
 
     message = _failure(early_exit.run_loop_feeds_results_back, forever)
     assert "after call 1" in message and "call 2: the model is sent" in message
-    outcome = report_module.call(forever, DictModel([Step.say("hi")], limit=3), {}, [])
+    outcome = compare.call(forever, DictModel([Step.say("hi")], limit=3), {}, [])
     assert "kept calling the model" in outcome.describe()
 
 
@@ -305,8 +308,8 @@ def test_each_student_gets_their_own_numbers(tmp_path, monkeypatch):
     assert ada.anthropic["usage"] != bob.anthropic["usage"]
     cached = ada.openai["usage"]["prompt_tokens_details"]["cached_tokens"]
     assert cached % 128 == 0 and 1024 <= cached < ada.openai["usage"]["prompt_tokens"]
-    assert variants.autograde_identity("/c/autograded/bob/04_cost/sub") == ("bob", "04_cost")
-    assert variants.autograde_identity("/home/bob/04_cost") is None
+    assert autograde_identity("/c/autograded/bob/04_cost/sub") == ("bob", "04_cost")
+    assert autograde_identity("/home/bob/04_cost") is None
     folder = tmp_path / "autograded" / "bob" / "04_cost"
     folder.mkdir(parents=True)
     monkeypatch.chdir(folder)

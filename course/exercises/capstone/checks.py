@@ -20,22 +20,15 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from course.exercises import hints
+from course.exercises.capstone import hints
 from course.exercises import reference as _reference
 from course.exercises.ownwork import Tripwire, refuse_calls, refuse_reference
 from course.exercises.capstone.replays import Case, Played, play, reference, untimed
-from course.exercises.report import (
-    Divergence,
-    Plain,
-    call,
-    checked,
-    fail,
-    observed,
-    self_check,
-    show,
-)
+from course.compare import Divergence, Plain, show
+from course.exercises.grader_hook import call, observed
+from course.exercises.report import checked, fail, self_check
 from course.exercises.capstone.scenario_variants import PUBLIC, cancel_point, recorded, variants_of
-from course.exercises.cost.variants import autograde_identity
+from course.exercises.identity import autograde_identity
 from course.exercises.capstone.verdicts import accepted, batches, returned
 from harness.messages import AssistantMessage, ToolCall
 from offline.scenarios import SCENARIOS

@@ -7,7 +7,7 @@ failing tools, a cut reply, the turn cap, the token cap, a doom loop and a 429. 
 one with the emulator into the student's own folder, once per process, so the capstone's
 checks replay the student's loop on them like on the course's scenarios: a transcript copied from
 a neighbour is not what this student's recording holds. Where the id comes from while nbgrader
-autogrades is `course.exercises.cost.variants.autograde_identity`'s business. This module builds and
+autogrades is `course.exercises.identity.autograde_identity`'s business. This module builds and
 records scenarios; it grades nothing.
 """
 

@@ -13,10 +13,10 @@ from typing import Any
 
 from harness.loop import PENDING_STARTS
 from offline.errors import ReplayMismatch
-from course.exercises import hints
-from course.exercises.compare import at, first_difference
+from course.exercises.capstone import hints
+from course.compare import at, first_difference
 from course.exercises.capstone.replays import Played
-from course.exercises.report import Divergence, Plain, show
+from course.compare import Divergence, Plain, show
 
 PENDING = PENDING_STARTS
 

@@ -17,20 +17,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from harness.providers.catalog import PRICES
-from course.exercises import hints, reference
+from course.exercises import reference
+from course.exercises.cost import hints
 from course.exercises.cost import variants
 from course.exercises.ownwork import Watch, refuse_calls, refuse_reference
-from course.exercises.report import (
-    CheckFailed,
-    Divergence,
-    Outcome,
-    call,
-    checked,
-    fail,
-    lesson,
-    self_check,
-    show,
-)
+from course.exercises.report import CheckFailed, checked, fail, lesson, self_check
+from course.compare import Divergence, Outcome, show
+from course.exercises.grader_hook import call
 from course.exercises.cost.variants import ASSIGNMENT, UsageQuestions
 
 MODULES = ("course.exercises.reference", "harness.cost")

@@ -20,29 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from course.exercises.identity import autograde_identity
 from course.exercises.reference import run_cost
 from harness.providers.catalog import PRICES
 from offline.scenarios import SCENARIOS
 
 ASSIGNMENT = "04_cost"
-AUTOGRADED = "autograded"
 ANTHROPIC_MODEL = "claude-sonnet-4-6"
 OPENAI_MODEL = "gpt-5"
-
-
-def autograde_identity(path: str | os.PathLike[str] | None = None) -> tuple[str, str] | None:
-    """(student_id, assignment) when `path` (default: the working directory) lies inside
-    nbgrader's `autograded/<student_id>/<assignment>/`, else None.
-
-    Example:
-        >>> autograde_identity("/course/autograded/ada/04_cost")
-        ('ada', '04_cost')
-    """
-    parts = Path(path if path is not None else os.getcwd()).parts
-    for index in range(len(parts) - 3, -1, -1):
-        if parts[index] == AUTOGRADED:
-            return parts[index + 1], parts[index + 2]
-    return None
 
 
 @dataclass(frozen=True)

@@ -18,13 +18,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from course.exercises import hints
+from course.exercises.early_exit import hints
 from course.exercises.early_exit import runs
-from course.exercises.compare import END, at, dict_message, first_difference
+from course.compare import END, at, dict_message, first_difference
 from course.exercises.dictmodel import DictModel, Event
-from course.exercises.report import Divergence, Plain, checked, fail, self_check, show
+from course.compare import Divergence, Plain, show
+from course.exercises.report import checked, fail, self_check
 from course.exercises.early_exit.runs import Run
-from course.exercises.scenarios import LoopScenario, generated_loops, loop_scenarios
+from course.exercises.early_exit.cases import LoopScenario, generated_loops, loop_scenarios
 from harness.loop import CLOSING_INSTRUCTION
 
 # The views below: each graded behaviour compares one part of the two runs.

@@ -14,12 +14,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from course.exercises import hints, reference
-from course.exercises.compare import END, at, dict_message, first_difference
+from course.exercises import reference
+from course.exercises.early_exit import hints
+from course.compare import END, at, dict_message, first_difference
 from course.exercises.dictmodel import DictModel, Event, logged_tools
 from course.exercises.ownwork import Watch, refuse_calls, refuse_reference
-from course.exercises.report import Divergence, Outcome, Plain, call, observed, show
-from course.exercises.scenarios import LoopScenario
+from course.compare import Divergence, Outcome, Plain, show
+from course.exercises.grader_hook import call, observed
+from course.exercises.early_exit.cases import LoopScenario
 from harness.loop import CLOSING_INSTRUCTION, PENDING_STARTS
 
 MODULES = ("course.exercises.reference", "harness.loop")

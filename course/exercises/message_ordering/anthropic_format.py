@@ -12,19 +12,14 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from course.exercises import hints, reference
-from course.exercises.compare import at, first_difference
+from course.exercises import reference
+from course.exercises.message_ordering import hints
+from course.compare import at, first_difference
 from course.exercises.ownwork import Watch, refuse_calls, refuse_reference
-from course.exercises.report import (
-    Divergence,
-    Outcome,
-    call,
-    checked,
-    fail,
-    self_check,
-    show,
-)
-from course.exercises.scenarios import transcripts
+from course.compare import Divergence, Outcome, show
+from course.exercises.grader_hook import call
+from course.exercises.report import checked, fail, self_check
+from course.exercises.message_ordering.cases import transcripts
 
 MODULES = ("course.exercises.reference", "harness.providers.anthropic")
 

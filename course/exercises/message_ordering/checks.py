@@ -16,25 +16,20 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from course.exercises import hints, reference
+from course.exercises import reference
+from course.exercises.message_ordering import hints
 from course.exercises.message_ordering.anthropic_format import (
     check_to_anthropic,
     to_anthropic_keeps_system_apart,
     to_anthropic_results_in_one_user_message,
     to_anthropic_tool_use_blocks,
 )
-from course.exercises.compare import at, dict_message, first_difference
+from course.compare import at, dict_message, first_difference
 from course.exercises.ownwork import Watch, refuse_calls, refuse_reference
-from course.exercises.report import (
-    Divergence,
-    Outcome,
-    call,
-    checked,
-    fail,
-    self_check,
-    show,
-)
-from course.exercises.scenarios import Round, generated_rounds, rounds
+from course.compare import Divergence, Outcome, show
+from course.exercises.grader_hook import call
+from course.exercises.report import checked, fail, self_check
+from course.exercises.message_ordering.cases import Round, generated_rounds, rounds
 
 __all__ = ["append_round_adds_turn_then_results", "append_round_keeps_model_order",
            "append_round_one_result_per_call", "append_round_rejects_unmatched_ids",

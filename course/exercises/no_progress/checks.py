@@ -12,17 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from course.exercises import hints, reference
+from course.exercises import reference
+from course.exercises.no_progress import hints
 from course.exercises.no_progress import sequences as data
 from course.exercises.ownwork import Watch, refuse_calls, refuse_reference
-from course.exercises.report import (
-    Divergence,
-    call,
-    checked,
-    fail,
-    self_check,
-    show,
-)
+from course.compare import Divergence, show
+from course.exercises.grader_hook import call
+from course.exercises.report import checked, fail, self_check
 from course.exercises.no_progress.sequences import Observation, Pair
 
 MODULES = ("course.exercises.reference", "harness.progress")
