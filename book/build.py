@@ -7,8 +7,9 @@ It lays out build/site-src as the repository is laid out, so every relative link
 works in the site too: an index with the course map (from book/course.toml) and both figures,
 lessons/ executed in fresh kernels a few at a time (API keys removed; each lesson's setup cell
 installs the network guard), the exercises as students get them (the released copies in
-exercises/, never solutions/, unexecuted), and book/glossary.md. A cell that writes an error
-stops the build, naming the lesson. Teacher notes (book/teacher_notes.md) stay out of the site.
+exercises/, never solutions/, unexecuted), book/glossary.md, and the guides (docs/, CONTRIBUTING.md,
+bench/README.md) at their places. A cell that writes an error stops the build, naming the lesson.
+Teacher notes (book/teacher_notes.md) stay out of the site.
 """
 
 from __future__ import annotations
@@ -61,7 +62,9 @@ The exits: which check fires each one, the answer, and what pending tool calls g
 {table}
 
 Words such as turn, run, closing call and stop reason mean one thing each: see the
-[glossary](book/glossary.md).
+[glossary](book/glossary.md). The guides: [learning with the kit](docs/self-learners.md),
+[the instructor's guide](docs/instructors.md), [contributing](CONTRIBUTING.md) and
+[the benchmarks](bench/README.md).
 
 ```{{toctree}}
 :hidden:
@@ -83,7 +86,16 @@ Words such as turn, run, closing call and stop reason mean one thing each: see t
 
 book/glossary
 ```
+
+```{{toctree}}
+:hidden:
+:caption: Guides
+
+{guides}
+```
 """
+# The guides, as pages at their place in the repository, so that their links work in the site too.
+GUIDES = ("docs/self-learners.md", "docs/instructors.md", "CONTRIBUTING.md", "bench/README.md")
 
 
 def kernel_env(provider: str) -> dict[str, str]:
@@ -124,6 +136,9 @@ def prepare(source: Path, *, executed: set[str] | None = None, provider: str = "
     (source / "book").mkdir(parents=True)
     shutil.copytree(ROOT / "lessons" / "figures", source / "lessons" / "figures")
     shutil.copy(ROOT / "book" / "glossary.md", source / "book" / "glossary.md")
+    for guide in GUIDES:
+        (source / guide).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / guide, source / guide)
     lessons = [ROOT / lesson.file for lesson in course.lessons if (ROOT / lesson.file).exists()]
     run = [path for path in lessons if executed is None or path.name[:2] in executed]
     for path, notebook in zip(run, execute(run, provider=provider), strict=True):
@@ -154,7 +169,9 @@ def prepare(source: Path, *, executed: set[str] | None = None, provider: str = "
         lessons="\n".join(Path(p).with_suffix("").as_posix() for p in sorted(present)
                           if p.startswith("lessons/")),
         exercises="\n".join(Path(e.file).with_suffix("").as_posix()
-                             for e in course.exercises)), encoding="utf-8")
+                             for e in course.exercises),
+        guides="\n".join(Path(guide).with_suffix("").as_posix() for guide in GUIDES)),
+        encoding="utf-8")
 
 
 def sphinx(source: Path, out: Path) -> None:

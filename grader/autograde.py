@@ -245,9 +245,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         reason = unavailable()
         if reason:
             raise SystemExit(f"refusing to grade: students' code must run in the OS sandbox, and "
-                             f"{reason}. Run the grader in the container recipe (README, "
-                             f"'Grading a whole class'), or pass --unsafe-no-sandbox to grade "
-                             f"without any containment.")
+                             f"{reason}. Run the grader in the container recipe "
+                             f"(docs/instructors.md, 'Grading a whole class'), or pass "
+                             f"--unsafe-no-sandbox to grade without any containment.")
     started = time.monotonic()
     batch = Batch(options)
     if not batch.pairs:

@@ -45,7 +45,7 @@ def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns:
         reminder: RepeatReminder | None = None, parallel_tools: bool = False,
         closing_call: bool = True, cancel: Event | Callable[[], bool] | None = None,
         before_done: Callable[[str | None], str | None] | None = None) -> RunResult:
-    """Run the loop until one exit fires (the README's table "The exits" lists them).
+    """Run the loop until one exit fires: each member of `Exit` says when it fires.
 
     `cancel` (an Event or a function) interrupts the run once set. `before_done(answer)` is the
     goal check: None lets the answer end the run; a text is sent back as a user message instead.

@@ -18,15 +18,32 @@ from harness.messages import AssistantMessage, Message, Reply, ToolChoice, Usage
 
 
 class Exit(StrEnum):
-    """Why a run ended."""
+    """Why a run ended. Each member's docstring says when it fires; the README's table of exits is
+    written from these texts (`python -m book.exits`), so they are the contract."""
 
     DONE = "done"
+    """A reply came with no tool calls (a refusal is an answer too) and the `before_done` goal
+    check, if there is one, accepted it; a check that returns a text sends it back as a user
+    message, and the run goes on."""
     TRUNCATED = "truncated"
+    """The output-token limit cut the reply, so it is not an answer; the calls it had already
+    written get "Not executed" results and never run."""
     TURN_CAP = "turn_cap"
+    """`max_turns` calls were made and the model still asks for tools. Pending calls get "Not
+    executed" results, then one closing call goes out with `tool_choice="none"` and the
+    instruction in the system prompt. Its text is the answer, unless it was cut off or still
+    called a tool (Gemini can, under `NONE`): then `answer` is None, `detail` says which, and any
+    call gets a "Not executed" result."""
     TOKEN_CAP = "token_cap"
+    """Input plus output tokens went over `token_budget`."""
     NO_PROGRESS = "no_progress"
+    """The same call came twice in a row (a retry after an error is exempt), or an A-B or A-B-C
+    cycle filled a window of six."""
     ERROR = "error"
+    """The provider rejected the send; the loop never retries itself."""
     INTERRUPTED = "interrupted"
+    """The caller's `cancel` (a `threading.Event`, or a function returning True) was set; pending
+    calls get "Cancelled" results."""
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@ To keep the cost small it executes two lessons (02 with its transcript stepper, 
 explorer) and shows the others unexecuted, then opens the pages from disk with every request that
 is not a file refused and recorded: pages load with no failed request and no console error, the
 figures and lesson 06's charts are drawn, the widgets show their static view, links between pages
-lead to pages that exist, and the exercises are the students' copies (no solution, no hidden test).
+lead to pages that exist, the guides are pages, and the exercises are the students' copies (no
+solution, no hidden test).
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ def hidden_lines() -> list[str]:
 @pytest.mark.slow
 def test_the_site_has_every_page_and_no_instructor_text(site):
     pages = {path.relative_to(site).as_posix() for path in site.rglob("*.html")}
-    wanted = {"index.html", "book/glossary.html"}
+    wanted = {"index.html", "book/glossary.html", "docs/self-learners.html",
+              "docs/instructors.html", "CONTRIBUTING.html", "bench/README.html"}
     wanted |= {f"lessons/{path.stem}.html" for path in ROOT.glob("lessons/*.ipynb")}
     wanted |= {f"exercises/{path.parent.name}/{path.stem}.html"
                for path in ROOT.glob("exercises/*/*.ipynb")}
@@ -109,6 +111,15 @@ def test_the_site_reads_offline_in_a_browser(site):
         page.wait_for_url("**/book/glossary.html")
         assert page.locator("h2", has_text="closing call").count() == 1
         page.screenshot(path=str(ARTIFACTS / "site_glossary.png"))
+
+        guides = {"docs/self-learners.html": "Learning with the kit", "CONTRIBUTING.html":
+                  "Contributing", "docs/instructors.html": "The instructor", "bench/README.html":
+                  "Benchmarks"}  # the guides, with their links between pages
+        for guide, title in guides.items():
+            page.goto((site / guide).as_uri())
+            assert page.title().startswith(title), (guide, page.title())
+            assert_links_exist(page, site)
+        assert page.locator("h2", has_text="The whole suite: make test").count() == 1
     assert not refused, f"the site asked the network for {refused}"
     assert not failed, f"requests failed: {failed}"
     assert not errors, f"console errors: {errors}"

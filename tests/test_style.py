@@ -53,6 +53,22 @@ def test_the_library_is_the_size_it_says():
         "the README must state the same size"
 
 
+README_CHARACTERS = 12_000
+"""The README is for the people who open it; the guides under docs/ and CONTRIBUTING.md hold the
+rest (issue 22)."""
+
+
+def test_the_readme_stays_short_and_sends_readers_to_the_guides():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme) <= README_CHARACTERS, (
+        f"README.md is {len(readme):,} characters, over {README_CHARACTERS:,}: move matter for "
+        "instructors to docs/instructors.md, for learners to docs/self-learners.md, for "
+        "maintainers to CONTRIBUTING.md (dated figures to bench/README.md), and link it")
+    for guide in ("docs/self-learners.md", "docs/instructors.md", "CONTRIBUTING.md",
+                  "bench/README.md"):
+        assert f"]({guide})" in readme, f"README.md does not link {guide}"
+
+
 def test_the_loop_fits_on_one_screen():
     lines = inspect.getsource(harness.loop.run).splitlines()
     assert len(lines) <= 70, f"loop.run is {len(lines)} lines"

@@ -49,6 +49,9 @@ def test_it_refuses_to_grade_unsandboxed_unless_told_it_is_unsafe(monkeypatch, t
     message = str(refused.value)
     assert message.startswith("refusing to grade") and "this is darwin" in message
     assert "container recipe" in message and "--unsafe-no-sandbox" in message
+    guide = Path(__file__).resolve().parents[2] / "docs" / "instructors.md"
+    assert "(docs/instructors.md, 'Grading a whole class')" in message
+    assert "\n## Grading a whole class\n" in guide.read_text()  # the section the message names
 
     class Graded(Exception):
         pass

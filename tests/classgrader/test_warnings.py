@@ -1,7 +1,7 @@
 """No warning an instructor cannot look up: every warning nbgrader prints while grading a class
 with tampering students (the hostile corpus under plain `nbgrader autograde`) and rendering its
-feedback is one the README's "Warnings you may see" explains, and an honest student's notebook
-raises none."""
+feedback is one the instructor's guide (docs/instructors.md, "Warnings you may see") explains, and
+an honest student's notebook raises none."""
 
 from __future__ import annotations
 
@@ -12,9 +12,11 @@ import pytest
 
 from classgrader import graded
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-SECTION = README.split("#### Warnings you may see")[1].split("\n#")[0]
-# Each warning the README explains, as nbgrader words it, and the words the README quotes.
+GUIDE = (Path(__file__).resolve().parents[2] / "docs" / "instructors.md").read_text()
+# The section: from its heading, whatever its level, to the next heading.
+SECTION = re.split(r"^#+ Warnings you may see.*$", GUIDE, maxsplit=1,
+                   flags=re.M)[1].split("\n#")[0]
+# Each warning the guide explains, as nbgrader words it, and the words the guide quotes.
 EXPLAINED = {
     r"Attribute '\w+' for cell \S+ has changed!": "Attribute 'checksum' for cell X has changed!",
     r"Missing grade cell \S+ encountered, adding to notebook": "Missing grade cell X encountered",
@@ -40,7 +42,7 @@ def warnings_by_student(log: str) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("quoted", EXPLAINED.values())
-def test_the_readme_explains_each_warning_the_test_accepts(quoted):
+def test_the_instructors_guide_explains_each_warning_the_test_accepts(quoted):
     assert quoted in " ".join(SECTION.split()), quoted
 
 
@@ -52,7 +54,8 @@ def test_every_warning_of_a_class_with_tampering_students_is_explained():
     unexplained = [f"{command}: {line}" for command, log in logs.items()
                    for _, line in warnings_by_student(log)
                    if not any(re.search(pattern, line) for pattern in EXPLAINED)]
-    assert not unexplained, "warnings the README does not explain:\n" + "\n".join(unexplained)
+    assert not unexplained, ("warnings docs/instructors.md does not explain:\n"
+                             + "\n".join(unexplained))
 
 
 @pytest.mark.slow
