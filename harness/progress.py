@@ -22,10 +22,11 @@ def call_key(name: str, arguments: dict[str, Any] | str) -> str:
         True
     """
     if isinstance(arguments, str):
+        text = arguments
         try:
-            arguments = json.loads(arguments)
+            arguments = json.loads(text)
         except json.JSONDecodeError:
-            arguments = " ".join(arguments.split())  # unparseable: compare the text itself
+            arguments = " ".join(text.split())  # unparseable: compare the text itself
     return name + json.dumps(arguments, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 

@@ -65,8 +65,11 @@ def _arguments(tool_name: str, signature: tuple[tuple[str, Any, Any], ...]
     Cached: a model takes about a millisecond to build, and a check builds the same few tools
     hundreds of times."""
     empty = inspect.Parameter.empty
-    fields = {name: (Any if annotation is empty else annotation, ... if default is empty
-                     else default) for name, annotation, default in signature}
+    # (annotation, default) per field. Typed Any, as mypy reads `**fields` as if it could also
+    # fill create_model's own keywords (__config__, __base__...).
+    fields: dict[str, Any] = {
+        name: (Any if annotation is empty else annotation, ... if default is empty else default)
+        for name, annotation, default in signature}
     model = create_model(f"{tool_name}_arguments", __config__=ConfigDict(extra="forbid"),
                          **fields)
     schema = model.model_json_schema()

@@ -2,11 +2,12 @@
 
 A cassette is plain vcrpy YAML, one per provider and scenario, with JSON bodies indented and every
 header removed but `content-type`, `anthropic-version` and a rate limit's wait and counters.
-Requests are matched on their JSON meaning: key order, whitespace, camelCase or snake_case keys
-and re-encoded signatures do not matter, and `first_difference` says in plain words where two
-bodies part. Replaying is in `offline.replay`, recording in `offline.record`; neither this module
-nor they know a wire format. vcrpy is imported only where it is used (`recorder`, `use`): it
-imports every HTTP library installed, which costs a lesson about half a second.
+A `Recording` answers a client from a cassette's exchanges, matching requests on method, host,
+path and the body's JSON meaning (`offline.bodies`: key order, whitespace, key case and
+re-encoded signatures do not matter). The replay context managers are in `offline.replay`,
+recording in `offline.record`; none of them knows a wire format. vcrpy is imported only where it
+is used (`recorder`, `use`): it imports every HTTP library installed, which costs a lesson about
+half a second.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import yaml
 
 from harness import providers
 from offline import scenarios
-from offline.errors import CassetteError
+from offline.bodies import body_of, first_difference
+from offline.errors import CassetteError, ReplayMismatch
 
 CASSETTES = Path(__file__).resolve().parent.parent / "cassettes"
 # Only these headers are kept: nothing else is needed to replay, and everything else may identify
@@ -31,93 +34,10 @@ KEPT_REQUEST_HEADERS = {"content-type", "anthropic-version"}
 KEPT_RESPONSE_HEADERS = {"content-type", "retry-after", "retry-after-ms"}
 # A rate-limited answer says how long to wait and how much is left: kept, they identify nobody.
 KEPT_RESPONSE_PREFIXES = ("x-ratelimit-", "anthropic-ratelimit-")
-SIGNATURE_FIELDS = {"signature", "thoughtSignature", "thought_signature", "encrypted_content"}
 
 
 def cassette_path(provider: str, scenario: str, *, directory: Path = CASSETTES) -> Path:
     return directory / provider / f"{scenario}.yaml"
-
-
-def provider_options(provider: str, scenario: scenarios.Scenario) -> dict[str, Any]:
-    """Adapter settings a scenario needs: its output limit, and reasoning where it asks for it."""
-    options: dict[str, Any] = {"max_output_tokens": scenario.max_output_tokens}
-    if scenario.thinking:
-        options |= {"anthropic": {"thinking_budget": 1024, "max_output_tokens": 2048},
-                    "openai_responses": {"reasoning_effort": "low"},
-                    "gemini": {"thinking_budget": 512}}.get(provider, {})
-    return options
-
-
-def _normal(value: Any, key: str = "") -> Any:
-    """A JSON value with the differences that carry no meaning removed."""
-    if isinstance(value, dict):
-        return {_camel(k): _normal(v, k) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_normal(v) for v in value]
-    if isinstance(value, str) and key in SIGNATURE_FIELDS:
-        # Some clients decode a signature and re-encode it as URL-safe base64 without padding.
-        return value.replace("-", "+").replace("_", "/").rstrip("=")
-    return value
-
-
-def _camel(key: str) -> str:
-    head, *rest = key.split("_")
-    return head + "".join(part.title() for part in rest) if rest and head else key
-
-
-def body_of(raw: bytes | str | None) -> Any:
-    """A request body as JSON, or as it is when it is not JSON."""
-    raw = raw or b""
-    try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        return raw
-
-
-def first_difference(expected: Any, sent: Any, path: str = "body") -> str | None:
-    """Where two JSON values first differ, in plain words and in the sent body's own keys;
-    None when they mean the same."""
-    if expected == sent:  # the usual case on replay, settled in C before any walk
-        return None
-    if isinstance(expected, dict) and isinstance(sent, dict):
-        recorded = {_camel(k): (k, v) for k, v in expected.items()}
-        given = {_camel(k): (k, v) for k, v in sent.items()}
-        for key in [*recorded, *(k for k in given if k not in recorded)]:
-            if key not in given:
-                name, value = recorded[key]
-                return f"{path}.{name} is missing; the recording has {_short(value)}"
-            if key not in recorded:
-                name, value = given[key]
-                return f"{path}.{name} was sent ({_short(value)}) but is not in the recording"
-            name = given[key][0]
-            if found := _differ(recorded[key][1], given[key][1], f"{path}.{name}", name):
-                return found
-        return None
-    return _differ(expected, sent, path, "")
-
-
-def _differ(expected: Any, sent: Any, path: str, key: str) -> str | None:
-    if isinstance(expected, dict) and isinstance(sent, dict):
-        return first_difference(expected, sent, path)
-    if isinstance(expected, list) and isinstance(sent, list):
-        for index, (left, right) in enumerate(zip(expected, sent, strict=False)):
-            if found := _differ(left, right, f"{path}[{index}]", ""):
-                return found
-        if len(expected) != len(sent):
-            longer = expected if len(expected) > len(sent) else sent
-            return (f"{path} has {len(sent)} items but the recording has {len(expected)}; "
-                    f"the first unmatched one is {_short(longer[min(len(expected), len(sent))])}")
-        return None
-    if _normal(expected, key) != _normal(sent, key):
-        return f"{path} is {_short(sent)} but the recording has {_short(expected)}"
-    return None
-
-
-def _short(value: Any, limit: int = 160) -> str:
-    if isinstance(value, bytes):
-        value = value.decode(errors="replace")
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 MATCH_ON = ("method", "scheme", "host", "path")
@@ -134,11 +54,12 @@ def _json_body_matcher(recorded: Any, sent: Any) -> None:
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
+# Which base (libyaml's or pure Python's) is decided as the module loads: mypy sees Any.
 class _Dumper(getattr(yaml, "CSafeDumper", yaml.SafeDumper)):  # type: ignore[misc]
     pass
 
 
-def _str(dumper: Any, value: str) -> yaml.ScalarNode:
+def _str(dumper: yaml.representer.SafeRepresenter, value: str) -> yaml.ScalarNode:
     style = "|" if "\n" in value else None  # JSON bodies as readable blocks, not escaped lines
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
@@ -155,11 +76,14 @@ class _Serializer:
 
     @staticmethod
     def deserialize(text: str) -> dict[str, Any]:
-        return yaml.load(text, Loader=_Loader)
+        cassette: dict[str, Any] = yaml.load(text, Loader=_Loader)
+        return cassette
 
 
 def _pretty(raw: bytes | str | None) -> bytes | str | None:
     """Indented JSON, of the same type it came in (vcrpy also runs the hooks when loading)."""
+    if raw is None:  # a request without a body
+        return raw
     try:
         text = json.dumps(json.loads(raw), indent=2, ensure_ascii=False) + "\n"
     except (TypeError, ValueError):
@@ -256,3 +180,65 @@ def existing(provider: str, scenario: str | scenarios.Scenario, directory: Path 
         raise CassetteError(f"no cassette at {path}. Record it with `python -m course record "
                             f"--provider {provider} --scenario {scenario} --emulator`.")
     return path
+
+
+class Recording:
+    """A cassette's exchanges answering one client, as vcrpy replays with `record_mode="none"`:
+    each request gets the first exchange not yet played that matches it (method, scheme, host,
+    path and the body's JSON meaning), none is played twice, and a request that matches none is a
+    `ReplayMismatch`."""
+
+    def __init__(self, path: Path, *, where: str):
+        self.where = where
+        self.exchanges = recorded_exchanges(path)
+        self.requests = [httpx.Request(e["request"]["method"], e["request"]["uri"],
+                                       content=e["request"]["body"] or b"")
+                         for e in self.exchanges]
+        # Each recorded request's match key and JSON body, read once: every call compares them.
+        self._keys = [_key(request) for request in self.requests]
+        self._bodies = [body_of(request.content) for request in self.requests]
+        self._unplayed = list(range(len(self.exchanges)))
+
+    def __len__(self) -> int:
+        return len(self.exchanges)
+
+    @property
+    def play_count(self) -> int:
+        return len(self.exchanges) - len(self._unplayed)
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        key, body = _key(request), body_of(request.content)
+        for index in self._unplayed:
+            if self._keys[index] == key and first_difference(self._bodies[index], body) is None:
+                self._unplayed.remove(index)
+                response = self.exchanges[index]["response"]
+                return httpx.Response(
+                    response["status"]["code"], content=response["body"]["string"],
+                    headers=[(k, v) for k, values in response["headers"].items() for v in values])
+        raise self._mismatch(request)
+
+    def _mismatch(self, sent: httpx.Request) -> ReplayMismatch:
+        number = self.play_count + 1
+        where = f"{self.where}, call {number}"
+        if number > len(self):
+            return ReplayMismatch(
+                f"{where}: the recording has only {len(self)} call(s). Your loop called the "
+                f"model again after the reply that should have ended the run.")
+        expected = self._unplayed[0]  # the one it should have matched
+        recorded = self.requests[expected]
+        found: str | None
+        if _key(sent) != self._keys[expected]:
+            found = (f"it went to {sent.method} {sent.url} but the recording expects "
+                     f"{recorded.method} {recorded.url}")
+        else:
+            found = first_difference(self._bodies[expected], body_of(sent.content))
+        return ReplayMismatch(f"{where}: your request differs from the recording: {found}. "
+                              f"Read the input: print the messages you sent on this call and "
+                              f"compare them with the recording "
+                              f"(lessons/04_reading_the_input.ipynb).")
+
+
+def _key(request: httpx.Request) -> tuple[str, ...]:
+    url = request.url
+    return tuple({"method": request.method, "scheme": url.scheme, "host": url.host,
+                  "path": url.path}[part] for part in MATCH_ON)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from offline.errors import NetworkBlocked
 
@@ -24,8 +25,9 @@ HOW_TO_RECORD = (
     "cassette against a live provider, set its API key and run "
     "`python -m course record --provider PROVIDER --scenario SCENARIO` outside the tests.")
 
-_original = {"connect": socket.socket.connect, "connect_ex": socket.socket.connect_ex,
-             "getaddrinfo": socket.getaddrinfo}
+_original: dict[str, Callable[..., Any]] = {
+    "connect": socket.socket.connect, "connect_ex": socket.socket.connect_ex,
+    "getaddrinfo": socket.getaddrinfo}
 _depth = 0
 _allowed: dict[str, int] = {}  # host -> open blocks; a count, so allow_host blocks nest
 _addresses: dict[str, set[str]] = {}  # host -> the addresses its allowed lookups returned
@@ -52,20 +54,23 @@ def _check(address: object) -> None:
         raise NetworkBlocked(f"Blocked a connection to {host!r}. {HOW_TO_RECORD}")
 
 
-def _connect(self: socket.socket, address: object) -> None:
+# The stand-ins take what the functions they replace take (an address is a tuple for IP, a path
+# for AF_UNIX), typed Any so that they fit wherever the originals did.
+def _connect(self: socket.socket, address: Any) -> None:
     _check(address)
-    return _original["connect"](self, address)
+    _original["connect"](self, address)
 
 
-def _connect_ex(self: socket.socket, address: object) -> int:
+def _connect_ex(self: socket.socket, address: Any) -> int:
     _check(address)
-    return _original["connect_ex"](self, address)
+    error: int = _original["connect_ex"](self, address)  # an errno; 0 when it connected
+    return error
 
 
-def _getaddrinfo(host: object, *args: object, **kwargs: object):
+def _getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> list[Any]:
     name = host.decode() if isinstance(host, bytes) else host
     _check(name)
-    found = _original["getaddrinfo"](host, *args, **kwargs)
+    found: list[Any] = _original["getaddrinfo"](host, *args, **kwargs)
     if name in _allowed:  # connections go to addresses, not names: open the ones it resolved to
         _addresses.setdefault(name, set()).update(str(entry[4][0]) for entry in found)
     return found
@@ -75,18 +80,23 @@ def install() -> None:
     """Block non-loopback connections until `uninstall` (calls nest)."""
     global _depth
     _depth += 1
-    socket.socket.connect = _connect
-    socket.socket.connect_ex = _connect_ex
-    socket.getaddrinfo = _getaddrinfo
+    _patch(connect=_connect, connect_ex=_connect_ex, getaddrinfo=_getaddrinfo)
 
 
 def uninstall() -> None:
     global _depth
     _depth = max(0, _depth - 1)
     if _depth == 0:
-        socket.socket.connect = _original["connect"]
-        socket.socket.connect_ex = _original["connect_ex"]
-        socket.getaddrinfo = _original["getaddrinfo"]
+        _patch(**_original)
+
+
+def _patch(*, connect: Callable[..., Any], connect_ex: Callable[..., Any],
+           getaddrinfo: Callable[..., Any]) -> None:
+    # Replacing methods of the socket class is what the guard is for; mypy rightly refuses
+    # assignments to a method anywhere else, so each one here is allowed by name.
+    socket.socket.connect = connect  # type: ignore[method-assign]
+    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+    socket.getaddrinfo = getaddrinfo
 
 
 def is_active() -> bool:

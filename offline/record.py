@@ -20,8 +20,9 @@ import httpx
 from harness import providers
 from harness.providers.catalog import KEY_VARIABLES
 from offline import scenarios
-from offline.cassettes import CASSETTES, cassette_path, provider_options, use
+from offline.cassettes import CASSETTES, cassette_path, use
 from offline.errors import CassetteError
+from offline.scenarios import provider_options
 
 
 def record(provider: str, scenario: str | scenarios.Scenario, *, live: bool = False,
@@ -37,6 +38,7 @@ def record(provider: str, scenario: str | scenarios.Scenario, *, live: bool = Fa
     if path.exists() and not force:
         raise CassetteError(f"{path} exists; pass --force to overwrite it (the old recording "
                             f"is replaced only after the new one succeeds).")
+    transport: httpx.BaseTransport
     if live:
         key = key_for(provider)
         if key is None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from harness.errors import ProviderError
-from harness.messages import Message, SystemMessage, ToolCall, UserMessage
+from harness.messages import Message, StopReason, SystemMessage, ToolCall, UserMessage
 from harness.tools import Tool, Toolbox
 from harness.trace import Exit, RunResult
 from offline.scripted import ScriptedModel, Step
@@ -251,7 +251,7 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
         "truncated", "the reply stops at the output-token limit", TRAVEL,
         "Plan a full week in Portugal, day by day.", _weather_tools,
         (Step(text="Day 1, Lisbon: start in Alfama, walk up to the castle, then take tram 28 "
-                   "to Estrela and", stop_reason="max_tokens"),),
+                   "to Estrela and", stop_reason=StopReason.MAX_TOKENS),),
         Exit.TRUNCATED, max_output_tokens=32),
     Scenario(
         "reasoning_roundtrip", "reasoning that must go back unchanged between tool calls",
@@ -270,6 +270,19 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
         (Step.call("get_forecast", city="Lisbon", day="tomorrow"), Step(error=RATE_LIMITED)),
         Exit.ERROR),
 ]}
+
+
+def provider_options(provider: str, scenario: Scenario) -> dict[str, Any]:
+    """Adapter settings a scenario needs: its output limit, and reasoning where it asks for it.
+    Example: `provider_options("gemini", SCENARIOS["truncated"])` is `{"max_output_tokens": 32}`."""
+    options: dict[str, Any] = {"max_output_tokens": scenario.max_output_tokens}
+    reasoning: dict[str, dict[str, Any]] = {
+        "anthropic": {"thinking_budget": 1024, "max_output_tokens": 2048},
+        "openai_responses": {"reasoning_effort": "low"},
+        "gemini": {"thinking_budget": 512}}
+    if scenario.thinking:
+        options |= reasoning.get(provider, {})
+    return options
 
 
 def get(name: str | Scenario) -> Scenario:

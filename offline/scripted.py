@@ -146,6 +146,7 @@ class ScriptedModel:
                      if step.thinking else [])
         message = AssistantMessage(content=step.text, tool_calls=calls, reasoning=reasoning)
         usage = step.usage or self._usage(message, step, messages, tools)
+        assert step.stop_reason is not None  # never None after __post_init__: derived there
         return Reply(message=message, stop_reason=step.stop_reason, usage=usage, model=self.name)
 
     def _usage(self, message: AssistantMessage, step: Step, messages: Sequence[Message],

@@ -1,5 +1,5 @@
-"""House style that a test can watch: lint, module size, docstrings, the loop on one screen, and
-the boundaries between the three packages (the library, the offline stand-ins, the course)."""
+"""House style that a test can watch: lint, types, module size, docstrings, the loop on one screen,
+and the boundaries between the three packages (the library, the offline stand-ins, the course)."""
 
 import ast
 import inspect
@@ -25,6 +25,15 @@ def test_ruff_is_clean():
     found = subprocess.run([sys.executable, "-m", "ruff", "check", *PACKAGES, "tests", "bench",
                             "book"], cwd=ROOT, capture_output=True, text=True)
     assert found.returncode == 0, found.stdout + found.stderr
+
+
+def test_the_library_and_the_stand_ins_type_check():
+    # mypy's settings are in pyproject.toml ([tool.mypy]): as strict as --strict for these two
+    # packages. Its cache (.mypy_cache/) makes a rerun take well under a second.
+    found = subprocess.run([sys.executable, "-m", "mypy", "harness", "offline"], cwd=ROOT,
+                           capture_output=True, text=True)
+    assert found.returncode == 0, found.stdout + found.stderr
+    assert found.stdout.startswith("Success: no issues found"), found.stdout
 
 
 def test_every_module_says_what_it_does():

@@ -189,7 +189,9 @@ def _map_tool_choice(tool_choice: ToolChoice) -> str:
 
 def _from_wire(body: dict[str, Any], *, turn: int = 0) -> Reply:
     candidate = (body.get("candidates") or [{}])[0]
-    texts, calls, reasoning = [], [], []
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    reasoning: list[Reasoning] = []
     for part in (candidate.get("content") or {}).get("parts") or []:
         if part.get("thought"):
             reasoning.append(Reasoning(provider=NAME, data=part))

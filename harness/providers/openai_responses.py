@@ -165,7 +165,11 @@ def _map_tool_choice(tool_choice: ToolChoice) -> str:
 
 
 def _from_wire(body: dict[str, Any]) -> Reply:
-    texts, calls, reasoning, refused, extra = [], [], [], False, {}
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    reasoning: list[Reasoning] = []
+    refused = False
+    extra: dict[str, Any] = {}
     for item in body.get("output") or []:
         kind = item.get("type")
         if kind == "reasoning":

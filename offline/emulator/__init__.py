@@ -4,7 +4,8 @@
 and /v1beta/models/{model}:generateContent are checked like the real APIs (same status, error
 envelope and text), turned into neutral messages for `model.complete`, and the neutral reply is
 rendered as the real JSON. `serve(emulator)` puts it on a loopback port for any client, the
-official SDKs included. It does not stream or store responses.
+official SDKs included. It does not stream or store responses. Each API's module provides the
+members of `_api.WireAPI`, the protocol the emulator uses them through (and mypy checks).
 
 What a request means follows the real API too (merged Anthropic turns, Responses items sent back
 with their ids, Gemini responses split over contents: see each module). One thing it cannot do
@@ -36,7 +37,6 @@ import urllib.parse
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import ModuleType
 from typing import Any
 
 import httpx
@@ -44,6 +44,7 @@ import httpx
 from harness.errors import ProviderError
 from harness.messages import Model, Reply, Usage, argument_text
 from offline.emulator import anthropic, gemini, openai_chat, openai_responses
+from offline.emulator._api import WireAPI
 from offline.emulator._cache import PromptCache
 from offline.emulator._errors import WireError
 from offline.emulator._ids import CallIds, Ledger
@@ -57,9 +58,9 @@ __all__ = ["DEFAULT_RETRY_AFTER", "OFFLINE_KEY", "Emulator", "Exchange", "WireEr
 OFFLINE_KEY = "emulator-needs-no-key"  # the key the kit sends offline; always accepted
 DEFAULT_RETRY_AFTER = 20.0  # the wait a scripted 429 asks for when the script gives none
 
-ROUTES: dict[str, ModuleType] = {"/v1/chat/completions": openai_chat,
-                                 "/v1/responses": openai_responses,
-                                 "/v1/messages": anthropic}
+ROUTES: dict[str, WireAPI] = {"/v1/chat/completions": openai_chat,
+                              "/v1/responses": openai_responses,
+                              "/v1/messages": anthropic}
 GEMINI_PATH = re.compile(r"/v1beta/models/([^/:]+):generateContent")
 
 
@@ -125,7 +126,7 @@ class Emulator(httpx.BaseTransport):
         text = json.dumps(body, indent=api.INDENT, separators=separators, ensure_ascii=False)
         return status, _headers(api, ids) | extra, text.encode()
 
-    def _check_access(self, api: ModuleType, path_model: str | None, path: str, content: bytes,
+    def _check_access(self, api: WireAPI, path_model: str | None, path: str, content: bytes,
                       headers: dict[str, str], query: dict[str, str]) -> None:
         """The key, then the model: what the real APIs check before reading the request."""
         if path not in ROUTES and path_model is None:
@@ -138,7 +139,7 @@ class Emulator(httpx.BaseTransport):
         if isinstance(model, str) and not serves(api.FAMILY, model):
             raise _Refused(refusals.model_not_found_error(model), body)
 
-    def _answer(self, api: ModuleType, path_model: str | None, method: str, path: str,
+    def _answer(self, api: WireAPI, path_model: str | None, method: str, path: str,
                 content: bytes, ids: CallIds) -> tuple[int, dict[str, Any], Any]:
         if method != "POST" or (api is gemini and path_model is None) or (
                 api is not gemini and path not in ROUTES):
@@ -169,8 +170,8 @@ class Emulator(httpx.BaseTransport):
         usage = self._usage(api, body, reply, model)
         return 200, api.render(reply, body, ids=ids, usage=usage, model=path_model), body
 
-    def _usage(self, api: ModuleType, body: dict[str, Any], reply: Reply, model: str) -> Usage:
-        cache = self._caches.setdefault(api.__name__, PromptCache())
+    def _usage(self, api: WireAPI, body: dict[str, Any], reply: Reply, model: str) -> Usage:
+        cache = self._caches.setdefault(api.PROVIDER, PromptCache())
         minimum = cache_minimum(api.FAMILY, model) or CACHE_MINIMUM
         blocks = api.cache_blocks(body)
         if api is anthropic:
@@ -203,7 +204,7 @@ def _json_or_none(content: bytes) -> Any:
         return None
 
 
-def _route(path: str, headers: Mapping[str, str]) -> tuple[ModuleType, str | None]:
+def _route(path: str, headers: Mapping[str, str]) -> tuple[WireAPI, str | None]:
     """The API a request is for, and the model named in a Gemini path. Unknown paths get the
     error shape of the provider whose client most likely sent them."""
     if path in ROUTES:
@@ -220,7 +221,7 @@ def _route(path: str, headers: Mapping[str, str]) -> tuple[ModuleType, str | Non
     return openai_chat, None
 
 
-def _unreadable(api: ModuleType, error: Exception) -> WireError:
+def _unreadable(api: WireAPI, error: Exception) -> WireError:
     # Not a real text: the emulator's own parser gave up on a request of the wrong shape (a
     # message that is a string, a call without a name...). Say so rather than crash.
     message = (f"(emulator) This request does not have the shape the API expects and could not "
@@ -232,7 +233,7 @@ def _failure(error: WireError, request: Any) -> tuple[int, dict[str, Any], Any]:
     return error.status, error.body, request
 
 
-def _headers(api: ModuleType, ids: CallIds) -> dict[str, str]:
+def _headers(api: WireAPI, ids: CallIds) -> dict[str, str]:
     headers = {"content-type": "application/json"}
     if api is anthropic:
         headers["request-id"] = ids.request_id()

@@ -96,13 +96,24 @@ def thinking_signature_fields(signature: object) -> dict[int, bytes | int] | Non
         data = base64.b64decode(str(signature), validate=True)
     except ValueError:
         return None
-    outer = _fields(data)
-    inner = _fields(outer[2]) if outer and isinstance(outer.get(2), bytes) else None
-    header = _fields(inner[1]) if inner and isinstance(inner.get(1), bytes) else None
-    if not (header and isinstance(header.get(5), bytes) and len(header[5]) == 64
-            and isinstance(inner.get(2), bytes) and len(inner[2]) == 12):
+    inner = _nested(_fields(data), 2)
+    header = _nested(inner, 1)
+    mac, key_id = _payload(header, 5), _payload(inner, 2)
+    if mac is None or len(mac) != 64 or key_id is None or len(key_id) != 12:
         return None
     return inner
+
+
+def _payload(fields: dict[int, bytes | int] | None, number: int) -> bytes | None:
+    """The bytes of length-delimited field `number`; None when there is no such field."""
+    found = fields.get(number) if fields else None
+    return found if isinstance(found, bytes) else None
+
+
+def _nested(fields: dict[int, bytes | int] | None, number: int) -> dict[int, bytes | int] | None:
+    """Field `number` read as a message of its own, as `_fields` reads one."""
+    payload = _payload(fields, number)
+    return None if payload is None else _fields(payload)
 
 
 @dataclass(frozen=True)

@@ -170,4 +170,6 @@ def _gemini(status: int, message: str, *, details: list[dict[str, Any]] | None =
                                                details=details))
 
 
-REFUSALS = {"openai": OpenAI, "anthropic": Anthropic, "gemini": Gemini}
+REFUSALS: dict[str, type[OpenAI] | type[Anthropic] | type[Gemini]] = {
+    "openai": OpenAI, "anthropic": Anthropic, "gemini": Gemini}
+"""Each provider family's answers, by the family's name in the provider table."""

@@ -23,6 +23,7 @@ describes; `input_tokens` is what was neither read nor written.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from harness.messages import (
@@ -39,13 +40,15 @@ from harness.messages import (
     Usage,
     UserMessage,
 )
+from harness.providers.catalog import PROVIDERS
 from offline.emulator._errors import WireError
-from offline.emulator._ids import thinking_signature_fields
+from offline.emulator._ids import CallIds, Ledger, thinking_signature_fields
 from offline.tokens import compact_json
 
 INDENT = None
 """Anthropic sends compact JSON."""
-PROVIDER = FAMILY = "anthropic"  # FAMILY: see `_models`, `_refusals`
+PROVIDER = "anthropic"
+FAMILY = PROVIDERS[PROVIDER].family  # whose models, keys and rate limits apply: "anthropic"
 
 STOP = {StopReason.END_TURN: "end_turn", StopReason.TOOL_USE: "tool_use",
         StopReason.MAX_TOKENS: "max_tokens", StopReason.REFUSAL: "refusal",
@@ -79,9 +82,11 @@ def _reject(message: str, *, status: int = 400) -> WireError:
 def invalid_json_error(error: ValueError) -> WireError:
     # Real shape: anthropics/claude-code#8272 ("The request body is not valid JSON: <why>:
     # line L column C (char P)"); the reason comes from Python's parser, so it reads differently.
-    reason = getattr(error, "msg", str(error))
-    where = (f": line {error.lineno} column {error.colno} (char {error.pos})"
-             if hasattr(error, "lineno") else "")
+    if isinstance(error, json.JSONDecodeError):  # Python's parser says where it stopped
+        reason = error.msg
+        where = f": line {error.lineno} column {error.colno} (char {error.pos})"
+    else:  # not UTF-8, or not an object
+        reason, where = str(error), ""
     return _reject(f"The request body is not valid JSON: {reason[:1].lower()}{reason[1:]}{where}")
 
 
@@ -135,7 +140,7 @@ def merged_turns(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return turns
 
 
-def validate(body: dict[str, Any], *, ledger: Any, **_: Any) -> None:
+def validate(body: dict[str, Any], *, ledger: Ledger, **_: Any) -> None:
     """Raise `WireError` for the first rule the request breaks, in the real API's wording."""
     for field in ("model", "max_tokens", "messages"):
         if field not in body:
@@ -171,7 +176,7 @@ def _check_tools_defined(body: dict[str, Any], messages: list[dict[str, Any]]) -
                       "tools.")
 
 
-def _tool_use_ids(message: dict[str, Any] | None) -> list[str]:
+def _tool_use_ids(message: dict[str, Any] | None) -> list[Any]:  # ids as sent, None if missing
     if not message or message.get("role") != "assistant":
         return []
     return [block.get("id") for block in _blocks(message) if block.get("type") == "tool_use"]
@@ -225,7 +230,7 @@ def _check_thinking_first(messages: list[dict[str, Any]]) -> None:
                       + THINKING_FIRST)
 
 
-def _check_signatures(messages: list[dict[str, Any]], ledger: Any) -> None:
+def _check_signatures(messages: list[dict[str, Any]], ledger: Ledger) -> None:
     # Real text: anthropics/claude-code#10627 (the block was edited or the signature invented).
     for index, message in enumerate(messages):
         if message.get("role") != "assistant":
@@ -236,7 +241,7 @@ def _check_signatures(messages: list[dict[str, Any]], ledger: Any) -> None:
                               "`thinking` block")
 
 
-def _signature_holds(block: dict[str, Any], ledger: Any) -> bool:
+def _signature_holds(block: dict[str, Any], ledger: Ledger) -> bool:
     """The emulator's own signatures must match the text; others need only the real format."""
     signature = block.get("signature")
     if ledger.issued_thinking_signature(signature):
@@ -290,10 +295,11 @@ def _user(blocks: list[dict[str, Any]]) -> list[Message]:
 
 def _tool_choice(choice: Any) -> ToolChoice:
     kind = (choice or {}).get("type", "auto")
-    return {"any": "required", "tool": "required", "none": "none"}.get(kind, "auto")
+    choices: dict[str, ToolChoice] = {"any": "required", "tool": "required", "none": "none"}
+    return choices.get(kind, "auto")
 
 
-def render(reply: Reply, body: dict[str, Any], *, ids: Any, usage: Usage,
+def render(reply: Reply, body: dict[str, Any], *, ids: CallIds, usage: Usage,
            model: str | None = None) -> dict[str, Any]:
     """The `Message` body for a neutral reply: thinking, then text, then tool_use blocks."""
     content: list[dict[str, Any]] = []

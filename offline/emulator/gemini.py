@@ -2,10 +2,10 @@
 
 `validate` rejects what the real API rejects (texts from real error bodies; tests/conformance/
 holds request shapes the real API accepted or rejected), reading camelCase and snake_case keys
-alike (proto JSON); `parse_request` turns contents into neutral messages; `render` writes a
-camelCase `GenerateContentResponse`. Function calls carry no `id` (like the Developer API) and end
-with STOP. Thought signatures: a reply gets one when the script has thinking, or always on a
-"gemini-3" model; it sits on the first functionCall part (on the last part when there are no
+alike (proto JSON, see `_proto`); `parse_request` turns contents into neutral messages; `render`
+writes a camelCase `GenerateContentResponse`. Function calls carry no `id` (like the Developer API)
+and end with STOP. Thought signatures: a reply gets one when the script has thinking, or always on
+a "gemini-3" model; it sits on the first functionCall part (on the last part when there are no
 calls), and the next request must send back the ones issued for calls of the current turn. Parallel
 calls are answered in one user content or split over several, each response naming a call of the
 turn (declared or not). Thought text parts appear only with `includeThoughts`, as for real.
@@ -34,11 +34,15 @@ from harness.messages import (
     Usage,
     UserMessage,
 )
+from harness.providers.catalog import PROVIDERS
 from offline.emulator._errors import WireError
+from offline.emulator._ids import CallIds, Ledger
+from offline.emulator._proto import read, violations
 from offline.tokens import compact_json
 
 INDENT = 2
-PROVIDER = FAMILY = "gemini"  # FAMILY: see `_models`, `_refusals`
+PROVIDER = "gemini"
+FAMILY = PROVIDERS[PROVIDER].family  # whose models, keys and rate limits apply: "gemini"
 
 FINISH = {StopReason.END_TURN: "STOP", StopReason.TOOL_USE: "STOP",
           StopReason.MAX_TOKENS: "MAX_TOKENS", StopReason.REFUSAL: "SAFETY",
@@ -46,29 +50,9 @@ FINISH = {StopReason.END_TURN: "STOP", StopReason.TOOL_USE: "STOP",
 STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED",
           404: "NOT_FOUND", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE",
           504: "DEADLINE_EXCEEDED"}
-# The fields of the API's `Schema` proto (ai.google.dev/api/caching#Schema); `parameters` takes
-# only these, so JSON-Schema keys such as additionalProperties, $schema or const are rejected.
-SCHEMA_FIELDS = {"type", "format", "title", "description", "nullable", "enum", "maxItems",
-                 "minItems", "properties", "required", "minProperties", "maxProperties",
-                 "minLength", "maxLength", "pattern", "example", "anyOf", "propertyOrdering",
-                 "default", "items", "minimum", "maximum"}
 INVALID_ARGUMENT = "Request contains an invalid argument."
 COUNT_MISMATCH = ("Please ensure that the number of function response parts is equal to the "
                   "number of function call parts of the function call turn.")
-
-
-def _snake(name: str) -> str:
-    return re.sub(r"([A-Z])", lambda m: "_" + m.group(1).lower(), name)
-
-
-SCHEMA_FIELDS |= {_snake(name) for name in SCHEMA_FIELDS}
-
-
-def _get(obj: Any, camel: str, default: Any = None) -> Any:
-    """A field under its camelCase or its snake_case name (the API accepts both)."""
-    if not isinstance(obj, dict):
-        return default
-    return obj.get(camel, obj.get(_snake(camel), default))
 
 
 def error_body(status: int, error_type: str, message: str, *,
@@ -113,7 +97,7 @@ def model_not_found_error(model: str, version: str = "v1beta",
 def cache_blocks(body: dict[str, Any]) -> list[str]:
     """The prompt in cache order: tools, the system instruction, then the contents."""
     return [compact_json(part) for part in [*(body.get("tools") or []),
-                                            _get(body, "systemInstruction"), *_contents(body)]]
+                                            read(body, "systemInstruction"), *_contents(body)]]
 
 
 def _contents(body: dict[str, Any]) -> list[dict[str, Any]]:
@@ -125,26 +109,26 @@ def _parts(content: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _calls(content: dict[str, Any]) -> list[dict[str, Any]]:
-    return [call for part in _parts(content) if (call := _get(part, "functionCall"))]
+    return [call for part in _parts(content) if (call := read(part, "functionCall"))]
 
 
 def _responses(content: dict[str, Any]) -> list[dict[str, Any]]:
-    return [result for part in _parts(content) if (result := _get(part, "functionResponse"))]
+    return [result for part in _parts(content) if (result := read(part, "functionResponse"))]
 
 
 def _declarations(body: dict[str, Any]) -> list[dict[str, Any]]:
     return [declaration for tool in body.get("tools") or []
-            for declaration in _get(tool, "functionDeclarations") or []]
+            for declaration in read(tool, "functionDeclarations") or []]
 
 
-def validate(body: dict[str, Any], *, ledger: Any, **_: Any) -> None:
+def validate(body: dict[str, Any], *, ledger: Ledger, **_: Any) -> None:
     """Raise `WireError` for the first rule the request breaks, in the real API's wording."""
-    violations = _response_lists(body) + _schema_violations(body)
-    if violations:  # real shape: mnfst/llm-gateway#1858 (one fieldViolation per message)
+    found = violations(body)
+    if found:  # real shape: mnfst/llm-gateway#1858 (one fieldViolation per message)
         details = [{"@type": "type.googleapis.com/google.rpc.BadRequest", "fieldViolations": [
-            {"field": field, "description": text} for field, text in violations]}]
+            {"field": field, "description": text} for field, text in found]}]
         raise WireError(400, error_body(400, "INVALID_ARGUMENT", "\n".join(
-            text for _, text in violations), details=details))
+            text for _, text in found), details=details))
     contents = _contents(body)
     for index, content in enumerate(contents):
         previous = contents[index - 1] if index else None
@@ -157,49 +141,8 @@ def validate(body: dict[str, Any], *, ledger: Any, **_: Any) -> None:
     _check_signatures(contents, ledger)
 
 
-def _response_lists(body: dict[str, Any]) -> list[tuple[str, str]]:
-    # Real text: vercel/ai#3589.
-    found = []
-    for i, content in enumerate(_contents(body)):
-        for j, part in enumerate(_parts(content)):
-            if isinstance(_get(_get(part, "functionResponse"), "response"), list):
-                field = f"contents[{i}].parts[{j}].function_response"
-                found.append((field, f"Invalid JSON payload received. Unknown name \"response\" "
-                                     f"at '{field}': Proto field is not repeating, cannot start "
-                                     "list."))
-    return found
-
-
-def _schema_violations(body: dict[str, Any]) -> list[tuple[str, str]]:
-    # Real text: nanbingxyz/5ire#42, Laisky/one-api#60; nested paths as in mnfst/llm-gateway#1858.
-    found: list[tuple[str, str]] = []
-    for t, tool in enumerate(body.get("tools") or []):
-        for d, declaration in enumerate(_get(tool, "functionDeclarations") or []):
-            schema = _get(declaration, "parameters")
-            if isinstance(schema, dict):
-                _walk_schema(schema, f"tools[{t}].function_declarations[{d}].parameters", found)
-    return found
-
-
-def _walk_schema(schema: dict[str, Any], path: str, found: list[tuple[str, str]]) -> None:
-    for key, value in schema.items():
-        if key not in SCHEMA_FIELDS:
-            found.append((path, f"Invalid JSON payload received. Unknown name \"{key}\" at "
-                                f"'{path}': Cannot find field."))
-        elif key == "properties" and isinstance(value, dict):
-            for index, child in enumerate(value.values()):
-                if isinstance(child, dict):
-                    _walk_schema(child, f"{path}.properties[{index}].value", found)
-        elif key == "items" and isinstance(value, dict):
-            _walk_schema(value, f"{path}.items", found)
-        elif key in ("anyOf", "any_of") and isinstance(value, list):
-            for index, child in enumerate(value):
-                if isinstance(child, dict):
-                    _walk_schema(child, f"{path}.any_of[{index}]", found)
-
-
 def _is_user_turn(content: dict[str, Any] | None) -> bool:
-    return bool(content) and content.get("role", "user") == "user" and not _responses(content)
+    return bool(content and content.get("role", "user") == "user" and not _responses(content))
 
 
 def _check_call_turn(previous: dict[str, Any] | None) -> None:
@@ -254,11 +197,11 @@ def _fingerprint(calls: list[dict[str, Any]]) -> str:
 
 def _signed(content: dict[str, Any]) -> bool:
     """Whether the first function call of a model content carries its thoughtSignature."""
-    first = next(part for part in _parts(content) if _get(part, "functionCall"))
-    return bool(_get(first, "thoughtSignature"))
+    first = next(part for part in _parts(content) if read(part, "functionCall"))
+    return bool(read(first, "thoughtSignature"))
 
 
-def _check_signatures(contents: list[dict[str, Any]], ledger: Any) -> None:
+def _check_signatures(contents: list[dict[str, Any]], ledger: Ledger) -> None:
     # Real text: lbjlaq/Antigravity-Manager#733, niki914/zafiro#100. Only the current turn
     # (after the last user text turn) is checked, as documented; "position" is our reading:
     # the 1-based index of the model content (the common "position 2" is contents[1]).
@@ -284,22 +227,24 @@ def _check_signatures(contents: list[dict[str, Any]], ledger: Any) -> None:
 def parse_request(body: dict[str, Any]) -> tuple[list[Message], list[ToolSpec], ToolChoice]:
     """The neutral view of a (validated) request: messages, tools and tool_choice."""
     messages: list[Message] = []
-    system = _get(body, "systemInstruction")
+    system = read(body, "systemInstruction")
     if system:
         messages.append(SystemMessage(content="\n".join(
             part.get("text", "") for part in _parts(system))))
     unanswered: list[ToolCall] = []  # the last model turn's calls, until their responses come
     for index, content in enumerate(_contents(body)):
         if content.get("role") == "model":
-            messages.append(_assistant(index, content))
-            unanswered = list(messages[-1].tool_calls)
+            turn = _assistant(index, content)
+            messages.append(turn)
+            unanswered = list(turn.tool_calls)
         else:
             messages.extend(_user(content, unanswered))
     tools = [ToolSpec(name=d["name"], description=d.get("description") or "",
-                      parameters=_get(d, "parametersJsonSchema") or _get(d, "parameters") or {})
+                      parameters=read(d, "parametersJsonSchema") or read(d, "parameters") or {})
              for d in _declarations(body)]
-    mode = _get(_get(_get(body, "toolConfig"), "functionCallingConfig"), "mode", "AUTO")
-    return messages, tools, {"ANY": "required", "NONE": "none"}.get(str(mode).upper(), "auto")
+    mode = read(read(read(body, "toolConfig"), "functionCallingConfig"), "mode", "AUTO")
+    choices: dict[str, ToolChoice] = {"ANY": "required", "NONE": "none"}
+    return messages, tools, choices.get(str(mode).upper(), "auto")
 
 
 def _assistant(index: int, content: dict[str, Any]) -> AssistantMessage:
@@ -307,7 +252,7 @@ def _assistant(index: int, content: dict[str, Any]) -> AssistantMessage:
     texts: list[str] = []
     reasoning: list[Reasoning] = []
     for position, part in enumerate(_parts(content)):
-        call, signature = _get(part, "functionCall"), _get(part, "thoughtSignature")
+        call, signature = read(part, "functionCall"), read(part, "thoughtSignature")
         if call:  # calls carry no id on this API: name them by position
             calls.append(ToolCall(id=call.get("id") or f"gemini_{index}_{position}",
                                   name=call.get("name", ""), arguments=call.get("args") or {},
@@ -324,7 +269,7 @@ def _user(content: dict[str, Any], unused: list[ToolCall]) -> list[Message]:
     # Answered calls leave `unused`: split response contents pair with the calls still open.
     out: list[Message] = []
     for part in _parts(content):
-        response = _get(part, "functionResponse")
+        response = read(part, "functionResponse")
         if response:
             # Pair by id when the client sent one, else by name, in order.
             match = next((c for c in unused if c.id == response.get("id")), None) or next(
@@ -350,14 +295,14 @@ def _result_text(response: Any) -> str:
     return json.dumps(response, ensure_ascii=False, separators=(",", ":"))
 
 
-def render(reply: Reply, body: dict[str, Any], *, ids: Any, usage: Usage,
+def render(reply: Reply, body: dict[str, Any], *, ids: CallIds, usage: Usage,
            model: str | None = None) -> dict[str, Any]:
     """The `GenerateContentResponse` body (camelCase) for a neutral reply."""
     model = model or "gemini-2.5-flash"
     thinking = "".join(str(r.data.get("thinking", "")) for r in reply.message.reasoning)
-    thinking_config = _get(_get(body, "generationConfig"), "thinkingConfig")
+    thinking_config = read(read(body, "generationConfig"), "thinkingConfig")
     parts: list[dict[str, Any]] = []
-    if thinking and _get(thinking_config, "includeThoughts"):
+    if thinking and read(thinking_config, "includeThoughts"):
         parts.append({"text": thinking, "thought": True})
     if reply.message.content:
         parts.append({"text": reply.message.content})

@@ -25,11 +25,15 @@ from harness.messages import (
     argument_text,
     parse_arguments,
 )
+from harness.providers.catalog import PROVIDERS
 from offline.emulator._errors import WireError
+from offline.emulator._ids import CallIds
 from offline.tokens import compact_json
 
 INDENT = 2
 """OpenAI pretty-prints its JSON bodies."""
+PROVIDER = "openai_chat"
+FAMILY = PROVIDERS[PROVIDER].family  # whose models, keys and rate limits apply: "openai"
 
 FINISH = {StopReason.END_TURN: "stop", StopReason.TOOL_USE: "tool_calls",
           StopReason.MAX_TOKENS: "length", StopReason.REFUSAL: "content_filter",
@@ -60,10 +64,6 @@ def invalid_json_error(error: ValueError | None = None) -> WireError:
 def not_found_error(method: str, path: str) -> WireError:
     # Real text: harry0703/MoneyPrinterTurbo#57 ("Invalid URL (POST /v1/chat/completions/...)").
     return _reject(f"Invalid URL ({method} {path})", status=404)
-
-
-FAMILY = "openai"
-"""The provider whose models, keys and rate limits this API shares (see `_models`)."""
 
 
 def cache_blocks(body: dict[str, Any]) -> list[str]:
@@ -119,8 +119,9 @@ def _check_tool_sequence(messages: list[dict[str, Any]]) -> None:
     message was expected (the one after the run of tool messages); when the transcript ends
     there, it names the assistant message. Real bodies show the text, not which index is meant.
     """
-    asked: list[str] = []
-    answered: set[str] = set()
+    # The ids as the request has them: any JSON value, or missing (None) in a malformed one.
+    asked: list[Any] = []
+    answered: set[Any] = set()
     opened_at = 0
     for index, message in enumerate(messages):
         if message.get("role") == "tool":
@@ -134,7 +135,7 @@ def _check_tool_sequence(messages: list[dict[str, Any]]) -> None:
     _check_answered(asked, answered, opened_at)
 
 
-def _check_tool_message(index: int, message: dict[str, Any], asked: list[str]) -> None:
+def _check_tool_message(index: int, message: dict[str, Any], asked: list[Any]) -> None:
     if not asked:
         # Real text, misspelling included: smarter-sh/smarter#264, miurla/morphic#136.
         raise _reject("Invalid parameter: messages with role 'tool' must be a response to a "
@@ -147,7 +148,7 @@ def _check_tool_message(index: int, message: dict[str, Any], asked: list[str]) -
                       param=f"messages.[{index}].tool_call_id")
 
 
-def _check_answered(asked: list[str], answered: set[str], index: int) -> None:
+def _check_answered(asked: list[Any], answered: set[Any], index: int) -> None:
     missing = [call_id for call_id in asked if call_id not in answered]
     if missing:
         # Real text: router-for-me/CLIProxyAPI#2798; several ids joined by ", ".
@@ -197,7 +198,7 @@ def _tool_choice(choice: Any) -> ToolChoice:
     return choice if choice in ("none", "required") else "auto"
 
 
-def render(reply: Reply, body: dict[str, Any], *, ids: Any, usage: Usage,
+def render(reply: Reply, body: dict[str, Any], *, ids: CallIds, usage: Usage,
            model: str | None = None) -> dict[str, Any]:
     """The `ChatCompletion` body for a neutral reply. Example: see tests/emulator."""
     message: dict[str, Any] = {"role": "assistant", "content": reply.message.content,

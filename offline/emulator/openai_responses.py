@@ -33,12 +33,15 @@ from harness.messages import (
     argument_text,
     parse_arguments,
 )
+from harness.providers.catalog import PROVIDERS
 from offline.emulator import openai_chat
 from offline.emulator._errors import WireError
+from offline.emulator._ids import CallIds
 from offline.tokens import compact_json
 
 INDENT = 2
 PROVIDER = "openai_responses"
+FAMILY = PROVIDERS[PROVIDER].family  # whose models, keys and rate limits apply: "openai"
 
 # The fields the API accepts on each input item type. Reasoning items leave out `status`: the
 # API answered "Unknown parameter: 'input[1].status'." for one (BerriAI/litellm#13420).
@@ -58,7 +61,6 @@ TOOL_ITEMS = {"function_call", "custom_tool_call", "web_search_call", "file_sear
               "local_shell_call", "shell_call", "apply_patch_call", "mcp_call", "mcp_list_tools",
               "mcp_approval_request", "tool_search_call"}
 
-FAMILY = openai_chat.FAMILY
 error_body = openai_chat.error_body
 invalid_json_error = openai_chat.invalid_json_error
 not_found_error = openai_chat.not_found_error
@@ -146,8 +148,8 @@ def _follows_reasoning(item: dict[str, Any]) -> bool:
 
 
 def _check_pairs(items: list[dict[str, Any]]) -> None:
-    calls: list[str] = []
-    outputs: set[str] = set()
+    calls: list[Any] = []  # call ids as sent: any JSON value, or None in a malformed request
+    outputs: set[Any] = set()
     for item in items:
         if _kind(item) == "function_call":
             calls.append(item.get("call_id"))
@@ -216,7 +218,8 @@ def _text(content: Any) -> str:
 
 def _tool_definitions(body: dict[str, Any]) -> list[dict[str, Any]]:
     """Every tool the request declares: `tools`, then those of `additional_tools` input items."""
-    items = body.get("input") if isinstance(body.get("input"), list) else []
+    items = body.get("input")
+    items = items if isinstance(items, list) else []
     return [*(body.get("tools") or []),
             *(tool for item in items if _kind(item) == "additional_tools"
               for tool in item.get("tools") or [])]
@@ -234,7 +237,7 @@ def _tool_choice(choice: Any) -> ToolChoice:
     return choice if choice in ("none", "required") else "auto"
 
 
-def render(reply: Reply, body: dict[str, Any], *, ids: Any, usage: Usage,
+def render(reply: Reply, body: dict[str, Any], *, ids: CallIds, usage: Usage,
            model: str | None = None) -> dict[str, Any]:
     """The `Response` body for a neutral reply, echoing the request's settings as the API does."""
     incomplete = {StopReason.MAX_TOKENS: "max_output_tokens",
@@ -275,7 +278,7 @@ def _echo_tools(body: dict[str, Any]) -> list[dict[str, Any]]:
             if tool.get("type") == "function" else tool for tool in body.get("tools") or []]
 
 
-def _output(reply: Reply, body: dict[str, Any], ids: Any, *,
+def _output(reply: Reply, body: dict[str, Any], ids: CallIds, *,
             incomplete: bool) -> list[dict[str, Any]]:
     output: list[dict[str, Any]] = []
     thinking = "".join(str(r.data.get("thinking", "")) for r in reply.message.reasoning)
