@@ -43,13 +43,14 @@ import httpx
 
 from harness.errors import ProviderError
 from harness.messages import Model, Reply, Usage, argument_text
-from offline.emulator import anthropic, gemini, openai_chat, openai_responses
+from offline.emulator import _features, anthropic, gemini, openai_chat, openai_responses
 from offline.emulator._api import WireAPI
 from offline.emulator._cache import PromptCache
 from offline.emulator._errors import WireError
 from offline.emulator._ids import CallIds, Ledger
-from offline.emulator._models import cache_minimum, serves
+from offline.emulator._models import cache_minimum, unserved
 from offline.emulator._refusals import REFUSALS
+from offline.emulator._threads import Threads
 from offline.tokens import CACHE_MINIMUM, CACHE_STEP, compact_json, count_tokens, output_tokens
 
 __all__ = ["DEFAULT_RETRY_AFTER", "OFFLINE_KEY", "Emulator", "Exchange", "WireError", "anthropic",
@@ -61,7 +62,7 @@ DEFAULT_RETRY_AFTER = 20.0  # the wait a scripted 429 asks for when the script g
 ROUTES: dict[str, WireAPI] = {"/v1/chat/completions": openai_chat,
                               "/v1/responses": openai_responses,
                               "/v1/messages": anthropic}
-GEMINI_PATH = re.compile(r"/v1beta/models/([^/:]+):generateContent")
+GEMINI_PATH = re.compile(r"/(v1beta|v1)/models/([^/:]+):generateContent")
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,7 @@ class Emulator(httpx.BaseTransport):
         self.exchanges: list[Exchange] = []
         self._ledger = Ledger(seed)
         self._caches: dict[str, PromptCache] = {}  # one prompt cache per API
+        self.threads = Threads()  # Anthropic's message threads, held in memory
         self._lock = threading.Lock()  # the loopback server answers from several threads
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
@@ -113,7 +115,7 @@ class Emulator(httpx.BaseTransport):
                 self._check_access(api, path_model, path, content, sent, dict(
                     urllib.parse.parse_qsl(query)))
                 status, body, request = self._answer(api, path_model, method, path, content,
-                                                     ids)
+                                                     ids, sent)
                 extra: dict[str, str] = {}
             except _Refused as refused:
                 status, body, request = refused.error.status, refused.error.body, refused.request
@@ -136,11 +138,15 @@ class Emulator(httpx.BaseTransport):
         if self.api_key is not None and key not in (self.api_key, OFFLINE_KEY):
             raise _Refused(refusals.authentication_error(key), body)
         model = body.get("model") if path_model is None and isinstance(body, dict) else path_model
-        if isinstance(model, str) and not serves(api.FAMILY, model):
-            raise _Refused(refusals.model_not_found_error(model), body)
+        if not isinstance(model, str):
+            return  # no model named: the request's own rules answer that
+        if reason := unserved(api.PROVIDER, api.FAMILY, model, _version(path)):
+            raise _Refused(refusals.model_error(model, reason, provider=api.PROVIDER,
+                                                version=_version(path)), body)
 
     def _answer(self, api: WireAPI, path_model: str | None, method: str, path: str,
-                content: bytes, ids: CallIds) -> tuple[int, dict[str, Any], Any]:
+                content: bytes, ids: CallIds, headers: Mapping[str, str]
+                ) -> tuple[int, dict[str, Any], Any]:
         if method != "POST" or (api is gemini and path_model is None) or (
                 api is not gemini and path not in ROUTES):
             return _failure(api.not_found_error(method, path), None)
@@ -150,25 +156,32 @@ class Emulator(httpx.BaseTransport):
             return _failure(api.invalid_json_error(error), None)
         if not isinstance(body, dict):
             return _failure(api.invalid_json_error(ValueError("Expecting object")), body)
+        sent = body  # as it came; a thread's continue request stands for more (`_threads`)
         try:
+            if api is anthropic:
+                body = self.threads.expand(body, headers)
+            model = path_model or str(body.get("model") or "")
+            _features.check(api.PROVIDER, model, body, version=_version(path))
             api.validate(body, ledger=self._ledger)
             messages, tools, tool_choice = api.parse_request(body)
         except WireError as error:
-            return _failure(error, body)
+            return _failure(error, sent)
         except (AttributeError, KeyError, TypeError, ValueError) as error:
-            return _failure(_unreadable(api, error), body)
-        model = path_model or str(body.get("model") or "")
+            return _failure(_unreadable(api, error), sent)
         try:  # errors of the script itself (ScriptError, bugs) propagate to the caller
             reply = self.model.complete(messages, tools=tools, tool_choice=tool_choice)
         except ProviderError as error:
             if error.status == 429:  # the provider's own rate-limit answer, headers included
                 raise _Refused(REFUSALS[api.FAMILY].rate_limit_error(
                     model, retry_after=error.retry_after or DEFAULT_RETRY_AFTER,
-                    requested=count_tokens(compact_json(body))), body) from None
+                    requested=count_tokens(compact_json(body))), sent) from None
             return _failure(WireError(error.status, api.error_body(
-                error.status, error.error_type, error.message)), body)
+                error.status, error.error_type, error.message)), sent)
         usage = self._usage(api, body, reply, model)
-        return 200, api.render(reply, body, ids=ids, usage=usage, model=path_model), body
+        rendered = api.render(reply, body, ids=ids, usage=usage, model=path_model)
+        if api is anthropic:
+            self.threads.record(sent, body, rendered)
+        return 200, rendered, sent
 
     def _usage(self, api: WireAPI, body: dict[str, Any], reply: Reply, model: str) -> Usage:
         cache = self._caches.setdefault(api.PROVIDER, PromptCache())
@@ -211,7 +224,7 @@ def _route(path: str, headers: Mapping[str, str]) -> tuple[WireAPI, str | None]:
         return ROUTES[path], None
     match = GEMINI_PATH.fullmatch(path)
     if match:
-        return gemini, match.group(1)
+        return gemini, match.group(2)
     names = {name.lower() for name in headers}
     if "x-goog-api-key" in names or path.startswith("/v1beta/") or re.search(
             r"/models/[^/]+:", path):
@@ -219,6 +232,12 @@ def _route(path: str, headers: Mapping[str, str]) -> tuple[WireAPI, str | None]:
     if {"anthropic-version", "x-api-key"} & names or path.startswith("/v1/messages"):
         return anthropic, None
     return openai_chat, None
+
+
+def _version(path: str) -> str | None:
+    """The API version a Gemini path names ("v1" or "v1beta"); None for other paths."""
+    match = GEMINI_PATH.fullmatch(path)
+    return match.group(1) if match else None
 
 
 def _unreadable(api: WireAPI, error: Exception) -> WireError:

@@ -1,6 +1,7 @@
 """What each API answers before it reads a request, and when the account is over its limit.
 
-A missing or wrong key, a model the provider does not serve, and a rate limit: the commonest ends
+A missing or wrong key, a model the provider does not serve (unknown, retired, served by another
+wire format or API version: `_models.unserved`), and a rate limit: the commonest ends
 of a first live run. Each provider has its own status, envelope, text and headers for them (real
 texts from public bug reports and recordings, quoted in the comments); OpenAI Chat and Responses
 share OpenAI's. `REFUSALS` maps a provider family (`api.FAMILY`) to its answers. The numbers in
@@ -14,6 +15,7 @@ from typing import Any
 
 from offline.emulator import anthropic, gemini, openai_chat
 from offline.emulator._errors import WireError
+from offline.emulator._models import Reason
 
 
 def _bearer(headers: dict[str, str]) -> str:
@@ -45,8 +47,24 @@ class OpenAI:
                        "https://platform.openai.com/account/api-keys.", code="invalid_api_key")
 
     @staticmethod
-    def model_not_found_error(model: str) -> WireError:
-        return _openai(404, f"The model `{model}` does not exist or you do not have access to it.",
+    def model_error(model: str, reason: Reason, *, provider: str, version: str | None = None
+                    ) -> WireError:
+        """A model the API does not answer for, as Chat Completions and Responses word it."""
+        chat = provider == "openai_chat"
+        if reason == "retired":  # real: seratch/ChatGPT-in-Slack#103 (a shut-down snapshot)
+            return _openai(404, f"The model `{model}` has been deprecated, learn more here: "
+                           "https://platform.openai.com/docs/deprecations", code="model_not_found")
+        if reason == "other_api" and chat:  # real: alvinunreal/tmuxai#82, docker-agent#313
+            return _openai(404, "This model is only supported in v1/responses and not in "
+                           "v1/chat/completions.", param="model")
+        if reason == "other_api":  # real: Laisky/one-api#88 (a Chat-only model on Responses)
+            return _openai(400, f"The requested model '{model}' is not supported with the "
+                           "Responses API.", param="model", code="model_not_found")
+        if chat:  # real: pydantic-ai's test_model_name_suggestion[openai-chat] cassette
+            return _openai(404, f"The model `{model}` does not exist or you do not have access "
+                           "to it.", code="model_not_found")
+        # Real: the same cassette on Responses: a 400 naming `param`, in other words.
+        return _openai(400, f"The requested model '{model}' does not exist.", param="model",
                        code="model_not_found")
 
     @staticmethod
@@ -63,9 +81,10 @@ class OpenAI:
             "x-ratelimit-remaining-tokens": "0", "x-ratelimit-reset-tokens": wait})
 
 
-def _openai(status: int, message: str, *, code: str | None = None) -> WireError:
+def _openai(status: int, message: str, *, code: str | None = None, param: str | None = None
+            ) -> WireError:
     return WireError(status, openai_chat.error_body(status, "invalid_request_error", message,
-                                                    code=code))
+                                                    param=param, code=code))
 
 
 class Anthropic:
@@ -85,8 +104,11 @@ class Anthropic:
         return _anthropic(401, "invalid x-api-key" if key else "x-api-key header is required")
 
     @staticmethod
-    def model_not_found_error(model: str) -> WireError:
-        return _anthropic(404, f"model: {model}")  # real text (not_found_error)
+    def model_error(model: str, reason: Reason, *, provider: str, version: str | None = None
+                    ) -> WireError:
+        # Real text (not_found_error), for unknown and retired names alike: the cassette
+        # test_model_name_suggestion[anthropic] of pydantic-ai; zed-industries/zed#59424.
+        return _anthropic(404, f"model: {model}")
 
     @staticmethod
     def rate_limit_error(model: str, *, retry_after: float, requested: int) -> WireError:
@@ -136,8 +158,10 @@ class Gemini:
              "message": text}])
 
     @staticmethod
-    def model_not_found_error(model: str) -> WireError:
-        return gemini.model_not_found_error(model)
+    def model_error(model: str, reason: Reason, *, provider: str, version: str | None = None
+                    ) -> WireError:
+        # One real text for every reason; it names the version the path asked for.
+        return gemini.model_not_found_error(model, version or "v1beta")
 
     @staticmethod
     def rate_limit_error(model: str, *, retry_after: float, requested: int) -> WireError:

@@ -1,4 +1,7 @@
-"""Gemini generateContent (`POST /v1beta/models/{model}:generateContent`) on the server side.
+"""Gemini generateContent (`POST /{v1beta,v1}/models/{model}:generateContent`) on the server side.
+
+Both versions are read alike; what v1 lacks (preview models, `cachedContent`) is refused before
+this module sees the request (`_models`, `_features`).
 
 `validate` rejects what the real API rejects (texts from real error bodies; tests/conformance/
 holds request shapes the real API accepted or rejected), reading camelCase and snake_case keys
@@ -6,12 +9,13 @@ alike (proto JSON, see `_proto`); `parse_request` turns contents into neutral me
 writes a camelCase `GenerateContentResponse`. Function calls carry no `id` (like the Developer API)
 and end with STOP. Thought signatures: a reply gets one when the script has thinking, or always on
 a "gemini-3" model; it sits on the first functionCall part (on the last part when there are no
-calls), and the next request must send back the ones issued for calls of the current turn. Parallel
-calls are answered in one user content or split over several, each response naming a call of the
-turn (declared or not). Thought text parts appear only with `includeThoughts`, as for real.
-Arguments are objects here: a scripted call whose raw arguments are not a JSON object is rendered
-with `args: {}`. A scripted call to a function the request does not declare is answered like the
-real API: finishReason UNEXPECTED_TOOL_CALL, no call. """
+calls), and the next request must send back the ones issued for calls of the current turn. A call
+turn may be split over consecutive model contents; its calls are answered in one user content or
+split over several, each response naming a call of the turn (declared or not). Thought text parts
+appear only with `includeThoughts`, as for real. Arguments are objects here: a scripted call whose
+raw arguments are not a JSON object is rendered with `args: {}`. A scripted call to a function the
+request does not declare is answered like the real API: finishReason UNEXPECTED_TOOL_CALL, no call.
+"""
 
 from __future__ import annotations
 
@@ -108,6 +112,19 @@ def _parts(content: dict[str, Any]) -> list[dict[str, Any]]:
     return list(content.get("parts") or [])
 
 
+def _model_turns(contents: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The contents with each run of model contents combined into one turn, parts in order: the
+    real API takes a call turn split over consecutive model contents, answered by one user content
+    holding every response (pydantic-ai's cross-provider replay cassettes)."""
+    turns: list[dict[str, Any]] = []
+    for content in contents:
+        if turns and turns[-1].get("role") == "model" == content.get("role"):
+            turns[-1] = {**turns[-1], "parts": _parts(turns[-1]) + _parts(content)}
+        else:
+            turns.append(content)
+    return turns
+
+
 def _calls(content: dict[str, Any]) -> list[dict[str, Any]]:
     return [call for part in _parts(content) if (call := read(part, "functionCall"))]
 
@@ -129,7 +146,7 @@ def validate(body: dict[str, Any], *, ledger: Ledger, **_: Any) -> None:
             {"field": field, "description": text} for field, text in found]}]
         raise WireError(400, error_body(400, "INVALID_ARGUMENT", "\n".join(
             text for _, text in found), details=details))
-    contents = _contents(body)
+    contents = _model_turns(_contents(body))
     for index, content in enumerate(contents):
         previous = contents[index - 1] if index else None
         if _calls(content):
@@ -138,7 +155,7 @@ def validate(body: dict[str, Any], *, ledger: Ledger, **_: Any) -> None:
         if _responses(content) and not _responses(previous or {}):
             _check_response_turn(_response_turn(contents, index), previous)
         _check_unique_ids(content)
-    _check_signatures(contents, ledger)
+    _check_signatures(_contents(body), ledger)
 
 
 def _is_user_turn(content: dict[str, Any] | None) -> bool:
@@ -232,7 +249,7 @@ def parse_request(body: dict[str, Any]) -> tuple[list[Message], list[ToolSpec], 
         messages.append(SystemMessage(content="\n".join(
             part.get("text", "") for part in _parts(system))))
     unanswered: list[ToolCall] = []  # the last model turn's calls, until their responses come
-    for index, content in enumerate(_contents(body)):
+    for index, content in enumerate(_model_turns(_contents(body))):
         if content.get("role") == "model":
             turn = _assistant(index, content)
             messages.append(turn)

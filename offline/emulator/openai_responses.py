@@ -149,12 +149,15 @@ def _follows_reasoning(item: dict[str, Any]) -> bool:
 
 def _check_pairs(items: list[dict[str, Any]]) -> None:
     calls: list[Any] = []  # call ids as sent: any JSON value, or None in a malformed request
+    answerable: list[Any] = []  # any tool item's call id: a client-run tool_search_call's too
     outputs: set[Any] = set()
     for item in items:
+        if _kind(item) in TOOL_ITEMS and "call_id" in item:
+            answerable.append(item["call_id"])
         if _kind(item) == "function_call":
             calls.append(item.get("call_id"))
         elif _kind(item) == "function_call_output":
-            if item.get("call_id") not in calls:
+            if item.get("call_id") not in [*calls, *answerable]:
                 # Real text: continuedev/continue#10092, microsoft/vscode#320060.
                 raise _reject("No tool call found for function call output with call_id "
                               f"{item.get('call_id')}.")

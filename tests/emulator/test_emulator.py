@@ -78,12 +78,12 @@ def test_unknown_paths_answer_in_each_providers_shape() -> None:
     assert (anthropic_404.status_code, error.error.type, error.error.message) == (
         404, "not_found_error", "Not Found")
     google_404 = send(emulator, "https://generativelanguage.googleapis.com/v1/models/"
-                                "gemini-2.5-flash:generateContent", json={})
+                                "gemini-2.5-flash:countTokens", json={})
     assert google_404.status_code == 404
     assert google_404.json() == {"error": {
         "code": 404, "status": "NOT_FOUND",
         "message": "models/gemini-2.5-flash is not found for API version v1, or is not "
-                   "supported for generateContent. Call ModelService.ListModels to see the list "
+                   "supported for countTokens. Call ModelService.ListModels to see the list "
                    "of available models and their supported methods."}}
 
 

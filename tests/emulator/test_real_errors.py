@@ -68,14 +68,14 @@ WRONG_KEY = {
     "gemini": (400, "API key not valid. Please pass a valid API key."),
 }
 WRONG_KEY["responses"] = WRONG_KEY["chat"]
-UNKNOWN_MODEL = {
-    "chat": "The model `gpt-9` does not exist or you do not have access to it.",
-    "anthropic": "model: gpt-9",
-    "gemini": "models/gpt-9 is not found for API version v1beta, or is not supported for "
-              "generateContent. Call ModelService.ListModels to see the list of available models "
-              "and their supported methods.",
+UNKNOWN_MODEL = {  # Responses answers 400, naming the param, where Chat answers 404
+    "chat": (404, "The model `gpt-9` does not exist or you do not have access to it."),
+    "responses": (400, "The requested model 'gpt-9' does not exist."),
+    "anthropic": (404, "model: gpt-9"),
+    "gemini": (404, "models/gpt-9 is not found for API version v1beta, or is not supported for "
+                    "generateContent. Call ModelService.ListModels to see the list of available "
+                    "models and their supported methods."),
 }
-UNKNOWN_MODEL["responses"] = UNKNOWN_MODEL["chat"]
 
 
 @pytest.mark.parametrize("api", APIS)
@@ -105,11 +105,11 @@ def test_the_configured_key_and_the_offline_key_are_accepted(api: str, key: str)
 
 
 @pytest.mark.parametrize("api", APIS)
-def test_an_unknown_model_gets_a_404_with_the_real_text(api: str) -> None:
+def test_an_unknown_model_gets_the_real_status_and_text(api: str) -> None:
     url, body = with_model(api, "gpt-9")
     emulator = Emulator(ScriptedModel([Step.say("never sent")]))
     response = send(emulator, url, json=body)
-    assert (response.status_code, message_of(api, response)) == (404, UNKNOWN_MODEL[api])
+    assert (response.status_code, message_of(api, response)) == UNKNOWN_MODEL[api]
     assert emulator.model.unconsumed == 1  # refused before the model was asked
     if api in ("chat", "responses"):
         assert response.json()["error"]["code"] == "model_not_found"
@@ -117,7 +117,7 @@ def test_an_unknown_model_gets_a_404_with_the_real_text(api: str) -> None:
 
 @pytest.mark.parametrize("api", ["chat", "anthropic", "gemini"])
 def test_a_dated_snapshot_of_a_known_model_is_served(api: str) -> None:
-    snapshot = {"chat": "gpt-5-mini-2025-08-07", "anthropic": "claude-sonnet-4-5-20250929",
+    snapshot = {"chat": "gpt-5-mini-2025-08-07", "anthropic": "claude-haiku-4-5-20251001",
                 "gemini": "gemini-2.5-flash"}[api]
     url, body = with_model(api, snapshot)
     assert send(Emulator(ScriptedModel([Step.say("Hi")])), url, json=body).status_code == 200
@@ -178,7 +178,7 @@ def test_the_adapter_reports_a_wrong_key_and_an_unknown_model(api: str) -> None:
         unknown = providers.get(ADAPTERS[api], client=client, api_key="sk-right", model="gpt-9")
         with pytest.raises(ProviderError) as caught:
             unknown.complete([UserMessage(content="Hi")])
-        assert (caught.value.status, caught.value.message) == (404, UNKNOWN_MODEL[api])
+        assert (caught.value.status, caught.value.message) == UNKNOWN_MODEL[api]
 
 
 def test_the_official_clients_raise_their_own_errors() -> None:
