@@ -6,6 +6,8 @@
     python -m course replay --provider anthropic --scenario umbrella
     python -m course record --provider gemini --scenario umbrella           live, needs a key
     python -m course record --all --emulator --force                       regenerate them all
+    python -m course emulate --provider anthropic --script my_script.yaml  serve your own agent
+    python -m course emulate --provider gemini --scenario umbrella --port 0
 
 This module only parses arguments and prints; the work is done by the modules it calls.
 """
@@ -19,6 +21,7 @@ from collections.abc import Sequence
 from harness import providers
 from harness.trace import format_run
 from offline import scenarios
+from offline.serving import DEFAULT_KEY, DEFAULT_PORT
 
 
 def _list(_: argparse.Namespace) -> int:
@@ -59,6 +62,26 @@ def _record(args: argparse.Namespace) -> int:
     return 0
 
 
+def _emulate(args: argparse.Namespace) -> int:
+    from offline import script_file, serving
+
+    if bool(args.script) == bool(args.scenario):
+        print("error: give --script FILE.yaml or --scenario NAME (see `list`)", file=sys.stderr)
+        return 2
+    steps = (script_file.load(args.script) if args.script
+             else list(scenarios.get(args.scenario).steps))
+    source = args.script or f"the {args.scenario} scenario"
+    try:
+        with serving.emulate(args.provider, steps, key=args.key, port=args.port, source=source,
+                             out=sys.stdout) as session:
+            session.wait()
+    except OSError as error:  # most often the port is taken
+        print(f"error: cannot serve on port {args.port} ({error.strerror}); choose another "
+              "with --port (0 picks a free one)", file=sys.stderr)
+        return 2
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m course", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -80,6 +103,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="record against the offline emulator instead of the live API")
     record.add_argument("--force", action="store_true", help="overwrite existing cassettes")
     record.set_defaults(handler=_record)
+    emulate = commands.add_parser("emulate", help="serve the emulator to your own agent")
+    emulate.add_argument("--provider", required=True, choices=list(providers.PROVIDERS))
+    emulate.add_argument("--script", help="a YAML script of replies (offline/script_file.py)")
+    emulate.add_argument("--scenario", help="or a kit scenario's script (see `list`)")
+    emulate.add_argument("--port", type=int, default=DEFAULT_PORT, help="0 picks a free port")
+    emulate.add_argument("--key", default=DEFAULT_KEY, help="the API key it accepts")
+    emulate.set_defaults(handler=_emulate)
     return parser
 
 

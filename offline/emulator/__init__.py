@@ -34,7 +34,7 @@ import json
 import re
 import threading
 import urllib.parse
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -87,11 +87,13 @@ class Emulator(httpx.BaseTransport):
         'Hi'
     """
 
-    def __init__(self, model: Model, *, seed: str = "", api_key: str | None = None):
+    def __init__(self, model: Model, *, seed: str = "", api_key: str | None = None,
+                 on_exchange: Callable[[Exchange], None] | None = None):
         self.model = model
         self.seed = seed
         self.api_key = api_key
         self.exchanges: list[Exchange] = []
+        self.on_exchange = on_exchange  # told of each exchange as it ends (the emulate command)
         self._ledger = Ledger(seed)
         self._caches: dict[str, PromptCache] = {}  # one prompt cache per API
         self.threads = Threads()  # Anthropic's message threads, held in memory
@@ -123,6 +125,8 @@ class Emulator(httpx.BaseTransport):
             if body.get("type") == "error" and body.get("request_id") is None:
                 body["request_id"] = ids.request_id()
             self.exchanges.append(Exchange(path, request, status, body))
+            if self.on_exchange is not None:
+                self.on_exchange(self.exchanges[-1])
         # Pretty-printed like OpenAI and Google, or compact like Anthropic.
         separators = (",", ": ") if api.INDENT else (",", ":")
         text = json.dumps(body, indent=api.INDENT, separators=separators, ensure_ascii=False)
