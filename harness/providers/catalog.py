@@ -227,15 +227,16 @@ def _shut(date: str, *models: str) -> dict[str, str]:
     return dict.fromkeys(models, date)
 
 
-# Retired by AS_OF: requests for these fail. OpenAI: the shutdown dates in the openai SDK's notes
-# on ChatModel. Anthropic: the model deprecations page and the anthropic SDK's DEPRECATED_MODELS.
-# Gemini: the deprecations page at ai.google.dev and its release notes.
+# Retired by AS_OF: requests for these fail. OpenAI: the openai SDK's notes on ChatModel (and the
+# deprecations page for gpt-4.5-preview). Anthropic: the model deprecations page, DEPRECATED_MODELS
+# of the anthropic SDK. Gemini: the deprecations page at ai.google.dev and its release notes.
 RETIRED: dict[str, dict[str, str]] = {
     "openai": {
         **_shut("2024-09-13", "gpt-3.5-turbo-16k", "gpt-3.5-turbo-0301", "gpt-3.5-turbo-0613"),
         **_shut("2025-06-06", "gpt-4-32k", "gpt-4-32k-0314", "gpt-4-32k-0613"),
-        **_shut("2025-07-28", "o1-preview"), **_shut("2025-10-27", "o1-mini"),
-        **_shut("2026-02-17", "chatgpt-4o-latest"), **_shut("2026-02-12", "codex-mini-latest"),
+        **_shut("2025-07-14", "gpt-4.5-preview"), **_shut("2025-07-28", "o1-preview"),
+        **_shut("2025-10-27", "o1-mini"), **_shut("2026-02-12", "codex-mini-latest"),
+        **_shut("2026-02-17", "chatgpt-4o-latest"),
         **_shut("2026-05-07", "gpt-4o-audio-preview", "gpt-4o-mini-audio-preview"),
         **_shut("2026-07-23", "gpt-4o-search-preview", "gpt-4o-mini-search-preview",
                 "gpt-5-chat-latest", "gpt-5.1-chat-latest", "gpt-5.1-codex"),
@@ -253,8 +254,7 @@ RETIRED: dict[str, dict[str, str]] = {
     "gemini": {
         **_shut("2025-09-24", "gemini-1.5-flash", "gemini-1.5-pro", "gemini-1.5-flash-8b"),
         **_shut("2025-12-02", "gemini-2.5-pro-preview-03-25", "gemini-2.5-pro-preview-05-06",
-                "gemini-2.5-pro-preview-06-05"),
-        **_shut("2026-03-09", "gemini-3-pro-preview"),
+                "gemini-2.5-pro-preview-06-05"), **_shut("2026-03-09", "gemini-3-pro-preview"),
         **_shut("2026-06-01", "gemini-2.0-flash", "gemini-2.0-flash-001", "gemini-2.0-flash-exp",
                 "gemini-2.0-flash-lite", "gemini-2.0-flash-lite-001"),
         **_shut("2026-06-25", "gemini-3-pro-image-preview", "gemini-3.1-flash-image-preview")},

@@ -1,12 +1,16 @@
-"""One test per class of request the real APIs accepted and the emulator used to reject.
+"""The emulator's false rejections: one test per class of request the real APIs accepted and the
+emulator used to reject, and the rate on the corpus of real accepted requests (`corpus`).
 
-Beyond the 200 (test_conformance), each checks what reaches the model: the request must be read
-as the real API reads it.
+Beyond the 200 (test_conformance), the class tests check what reaches the model: the request must
+be read as the real API reads it. The corpus tests replay each fact as our own request of the same
+shape and model (`shapes`): at most 1% (weighted as the traffic was) may be refused, and each class
+of refusal left is named in `corpus.REMAINING`.
 """
 
 from __future__ import annotations
 
 import base64
+import collections
 import copy
 from typing import Any
 
@@ -14,11 +18,13 @@ import httpx
 import pytest
 
 from harness.messages import AssistantMessage, ToolMessage
+from harness.providers.catalog import PROVIDERS, RETIRED
 from offline.emulator import Emulator, WireError, anthropic
 from offline.emulator._ids import EMULATOR_KEY_ID, Ledger
 from offline.emulator.openai_responses import TOOL_ITEMS
 from offline.scripted import ScriptedModel, Step
 from tests.conformance import anthropic_fixtures as A
+from tests.conformance import corpus, shapes
 from tests.conformance import gemini_fixtures as G
 from tests.conformance import openai_responses_fixtures as R
 from tests.conformance._fixture import foreign_signature, tagged
@@ -149,3 +155,51 @@ def test_a_gemini_response_to_an_undeclared_function_is_read() -> None:
     assert messages[1].tool_calls[0].name == "list_stations"
     assert messages[2] == ToolMessage(tool_call_id=messages[1].tool_calls[0].id,
                                       content="stations: 10:05")
+
+
+# The corpus of real accepted requests (tests/conformance/corpus.py): every fact replayed as our
+# own request of the same shape and model, and the false rejections counted as the traffic was.
+CORPUS = [pytest.param(api, model, shape, count, id=f"{api}: {model}: {shape}")
+          for api, models in corpus.ACCEPTED.items() for model, kinds in models.items()
+          for shape, count in kinds.items()]
+
+
+def replayed(api: str, model: str, shape: str) -> httpx.Response:
+    path, body = shapes.build(api, shape, model)
+    if api != "gemini":
+        body["model"] = model
+    with httpx.Client(transport=Emulator(ScriptedModel([Step.say("ok")])),
+                      base_url="https://api.example") as client:
+        return client.post(path, json=body)
+
+
+def retired(api: str, model: str) -> bool:
+    return model in RETIRED[PROVIDERS[api].family]
+
+
+@pytest.mark.parametrize(("api", "model", "shape", "count"), CORPUS)
+def test_each_fact_of_the_corpus_gets_the_answer_the_real_api_gives_today(
+        api: str, model: str, shape: str, count: int) -> None:
+    response = replayed(api, model, shape)
+    if retired(api, model):  # accepted when recorded; the real API refuses the name since
+        assert response.status_code == 404, response.json()
+        assert "deprecated" in response.text or "not found" in response.text or (
+            f"model: {model}" in response.text)
+    elif (api, model) in corpus.REMAINING:
+        assert response.status_code in (400, 404)  # a named false rejection: see the rate test
+    else:
+        assert response.status_code == 200, response.json()
+
+
+def test_false_rejections_on_the_corpus_are_at_most_one_percent_and_each_is_named() -> None:
+    accepted, falsely = 0, collections.Counter[tuple[str, str]]()
+    for param in CORPUS:
+        api, model, shape, count = param.values
+        if retired(api, model):
+            continue
+        accepted += count
+        if replayed(api, model, shape).status_code != 200:
+            falsely[(api, model)] += count
+    rate = sum(falsely.values()) / accepted
+    assert set(falsely) == set(corpus.REMAINING), falsely
+    assert accepted > 900 and rate <= 0.01, (accepted, dict(falsely), f"{rate:.2%}")
