@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import signal
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -49,7 +50,11 @@ class Session:
     stopped: threading.Event = field(default_factory=threading.Event)
 
     def wait(self) -> None:
-        """Block until Ctrl-C (or until `stopped` is set), then say how far the script got."""
+        """Block until Ctrl-C, SIGTERM or `stopped` is set, then say how far the script got."""
+        if threading.current_thread() is threading.main_thread():
+            # A shell may start a background command with Ctrl-C ignored: take it back.
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            signal.signal(signal.SIGTERM, lambda *_: self.stopped.set())
         try:
             while not self.stopped.wait(0.2):
                 pass

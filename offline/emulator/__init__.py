@@ -1,21 +1,23 @@
 """The emulator: four real wire formats served from a scripted model, with no network.
 
 `Emulator(model)` is an httpx transport: POST /v1/chat/completions, /v1/responses, /v1/messages
-and /v1beta/models/{model}:generateContent are checked like the real APIs (same status, error
+and /{v1beta,v1}/models/{model}:generateContent are checked like the real APIs (same status, error
 envelope and text), turned into neutral messages for `model.complete`, and the neutral reply is
 rendered as the real JSON. `serve(emulator)` puts it on a loopback port for any client, the
-official SDKs included. It does not stream or store responses. Each API's module provides the
-members of `_api.WireAPI`, the protocol the emulator uses them through (and mypy checks).
+official SDKs included (`offline.serving` adds the terminal log of `python -m course emulate`).
+It does not stream; of server-side state it keeps only Anthropic's message threads (`_threads`).
+Each API's module provides the members of `_api.WireAPI`, the protocol the emulator uses them
+through (and mypy checks).
 
 What a request means follows the real API too (merged Anthropic turns, Responses items sent back
 with their ids, Gemini responses split over contents: see each module). One thing it cannot do
 offline is verify a real Anthropic thinking signature: those pass on their format alone.
 
 What a first live run meets is answered as for real, in this order: a missing or wrong key, a
-model the provider does not serve (the models of `harness.providers.catalog`, the one provider
-table), a request the API rejects, and a rate limit. `Emulator(model, api_key="sk-...")`
-accepts that key and `OFFLINE_KEY` and refuses any other, or none; without `api_key` it checks
-no key, as a test double should. A
+model the provider does not serve (`_models`, from `harness.providers.catalog`, the one provider
+table), what the model does not take (`_features`), a request the API rejects, and a rate limit.
+`Emulator(model, api_key="sk-...")` accepts that key and `OFFLINE_KEY` and refuses any other, or
+none; without `api_key` it checks no key, as a test double should. A
 `ProviderError` with status 429 in the script becomes the provider's own 429, with its headers
 and wait (`retry_after`, `DEFAULT_RETRY_AFTER` seconds when the script gives none).
 
