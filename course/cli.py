@@ -66,7 +66,7 @@ def _emulate(args: argparse.Namespace) -> int:
     from offline import script_file, serving
 
     if bool(args.script) == bool(args.scenario):
-        print("error: give --script FILE.yaml or --scenario NAME (see `list`)", file=sys.stderr)
+        print("error: give --script (a YAML file) or --scenario NAME (see `list`)", file=sys.stderr)
         return 2
     steps = (script_file.load(args.script) if args.script
              else list(scenarios.get(args.scenario).steps))

@@ -28,6 +28,7 @@ EXAMPLES = {
     "my_runs/my_loop.py": "lesson 12: the learner's own loop, a file they write (git-ignored)",
     "lessons/my_runs/my_loop.py": "docs/self-learners.md, lesson 12: the same file, from the root",
     "src/refund.py": "lesson 07: the file a scripted model edits again and again (edit counter)",
+    "my_script.yaml": "python -m course emulate: the learner's own script, a file they write",
 }
 
 
