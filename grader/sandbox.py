@@ -91,11 +91,15 @@ def unavailable(bwrap=None):
     return None
 
 
-def settings(*, readable, hidden, limits=None, env=None, logs=None, bwrap=None):
+def settings(*, readable, hidden, limits=None, env=None, logs=None, bwrap=None, withheld=None,
+             ahead=None):
     """The launcher's settings: what a kernel may read besides the system and Python, what it must
     never see, its limits (see LIMITS) and variables to set. `logs`: a folder where each kernel
     may append to one file of its own, named after its folder (`STUDENT.ASSIGNMENT.log`, the
-    grader's cell log). Plain data, written to a file."""
+    grader's cell log). `withheld`: for each assignment, folders to mount over others for its
+    kernels (`grader.withhold`: the kit without that exercise's reference). `ahead`: a folder
+    holding, for each student, what was made ahead for their kernel (`STUDENT/`), mounted at
+    `AHEAD_MOUNT` for that student's kernels only. Plain data, written to a file."""
     unknown = set(limits or {}) - set(LIMITS)
     if unknown:
         raise ValueError(f"unknown sandbox limits {sorted(unknown)}; known: {sorted(LIMITS)}")
@@ -104,7 +108,27 @@ def settings(*, readable, hidden, limits=None, env=None, logs=None, bwrap=None):
                                                                          for p in readable}),
             "hidden": sorted(os.path.realpath(p) for p in hidden),
             "limits": {**LIMITS, **(limits or {})}, "env": dict(env or {}),
-            "logs": os.path.realpath(logs) if logs else None}
+            "logs": os.path.realpath(logs) if logs else None,
+            "withheld": {name: dict(folders) for name, folders in (withheld or {}).items()},
+            "ahead": os.path.realpath(ahead) if ahead else None}
+
+
+AHEAD_MOUNT = "/grading/ahead"
+"""Where a kernel finds what the grader made ahead for its student (read-only)."""
+
+
+def _per_kernel(config, cwd):
+    """bwrap arguments for this kernel alone, from its folder (.../STUDENT/ASSIGNMENT): the kit
+    with the assignment's reference withheld over the kit's own folders, and its student's
+    folder of things made ahead."""
+    student, assignment = os.path.realpath(cwd).rstrip("/").split("/")[-2:]
+    args = []
+    for real, copy in sorted((config.get("withheld") or {}).get(assignment, {}).items()):
+        args += ["--ro-bind", copy, real]
+    ahead = config.get("ahead")
+    if ahead and os.path.isdir(os.path.join(ahead, student)):
+        args += ["--ro-bind", os.path.join(ahead, student), AHEAD_MOUNT]
+    return args
 
 
 KERNEL = "import sys; sys.modules['debugpy'] = None; from ipykernel import kernelapp; " \
@@ -154,6 +178,7 @@ def command(config, argv, *, cwd, sockets=None, connection=None, fds=None):
     for path in config["hidden"]:
         if any(_within(path, root) for root in readable + list(SYSTEM)):
             args += ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
+    args += _per_kernel(config, cwd)
     args += ["--size", disk, "--tmpfs", cwd]
     args += _copies(cwd, fds, limits)
     if sockets:

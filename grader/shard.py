@@ -27,8 +27,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from course.exercises.capstone.scenario_variants import AHEAD
 from course.exercises.ownwork import kit_folders
-from grader import sandbox
+from grader import ahead as made_ahead
+from grader import judge, sandbox, withhold
 from grader.kernel_log import ENV, digest
 from offline.cassettes import CASSETTES
 
@@ -91,21 +93,27 @@ def _environment(scratch: Path, policy: dict[str, Any]) -> dict[str, str]:
     return env
 
 
-def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dict[str, Path]:
+def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any],
+             ahead: Path) -> dict[str, Path]:
     """Sandbox settings for the shard's kernels and grading process, and the python3 kernelspec
-    on the launcher: each sees the checks, the (scrubbed) cassettes, nothing of the course."""
+    on the launcher: each sees the checks, the (scrubbed) cassettes, nothing of the course. A
+    kernel sees the kit without its assignment's reference (`withhold`) and what was made
+    ahead for its own student; the grading process sees the whole kit and all made ahead."""
     reason = sandbox.unavailable()
     if reason:
         raise RuntimeError(f"cannot sandbox graded code on {socket.gethostname()}: {reason}")
     common = {"readable": [*kit_folders(), Path(__file__).parent, CASSETTES],
               "hidden": [scratch, *payload.get("private", [])],
-              "limits": {"memory_mb": payload.get("memory_mb") or 0}, "env": {ENV: env[ENV]}}
+              "limits": {"memory_mb": payload.get("memory_mb") or 0}}
+    kernels = {ENV: env[ENV], AHEAD: sandbox.AHEAD_MOUNT}
+    withheld = {name: withhold.binds(name) for name in payload["definitions"]}
     _compiled(env["PYTHONPATH"])
     paths = {"kernel": scratch / "sandbox-kernel.json",
              "verdict": scratch / "sandbox-verdict.json"}
-    paths["kernel"].write_text(json.dumps(sandbox.settings(**common,
-                                                           logs=scratch / ".progress")))
-    paths["verdict"].write_text(json.dumps(sandbox.settings(**common)))
+    paths["kernel"].write_text(json.dumps(sandbox.settings(
+        **common, env=kernels, logs=scratch / ".progress", withheld=withheld, ahead=ahead)))
+    paths["verdict"].write_text(json.dumps(sandbox.settings(
+        **common | {"readable": [*common["readable"], ahead]}, env={ENV: env[ENV]})))
     specs = sandbox.kernelspec(str(scratch / ".jupyter"), paths["kernel"])
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [specs, env.get("JUPYTER_PATH")]))
     return paths
@@ -168,48 +176,6 @@ def _run(command: list[str], cwd: Path, env: dict[str, str], log: Path, seconds:
     return process.returncode, False
 
 
-def _verdict_job(scratch: Path, payload: dict[str, Any]) -> dict[str, Any]:
-    """The grading process's job: per notebook, the gradebook's cells and what each test's
-    kernel recorded (`evidence DIGEST JSON` lines of its cell log, the JSON left unread here)."""
-    notebooks = []
-    for item in payload["submissions"]:
-        student, assignment = item["student"], item["assignment"]
-        log = scratch / ".progress" / f"{student}.{assignment}.log"
-        records = {}
-        for line in log.read_bytes().splitlines() if log.exists() else []:
-            if line.startswith(b"evidence "):
-                _, key, text = line.decode(errors="replace").split(" ", 2)
-                records[key] = text
-        for name, cells in payload["definitions"][assignment]["notebooks"].items():
-            notebooks.append({"key": f"{student}/{assignment}/{name}", "student": student,
-                              "assignment": assignment, "cells": cells, "evidence": records})
-    return {"notebooks": notebooks}
-
-
-def _verdict(scratch: Path, job: dict[str, Any], env: dict[str, str], settings: Path | None,
-             seconds: float) -> dict[str, Any]:
-    """Run the grading process (in its sandbox unless `settings` is None: the job on stdin, the
-    scores on stdout); if it fails or runs out of time, no submission gets a score."""
-    command = [sys.executable, "-P", "-m", "grader.verdict"]
-    if settings is not None:
-        command = [sys.executable, "-I", "-S", sandbox.__file__, str(settings), "--", *command]
-    (scratch / ".verdict").mkdir()
-    with open(scratch / "verdict.log", "ab") as log:
-        process = subprocess.Popen(command, cwd=scratch / ".verdict", env=env,
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
-                                   start_new_session=True)
-    _RUNNING.add(process.pid)
-    try:
-        out, _ = process.communicate(json.dumps(job).encode(), timeout=max(60.0, seconds))
-        return json.loads(out or b"{}")
-    except (subprocess.TimeoutExpired, ValueError):
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        return {}
-    finally:
-        _RUNNING.discard(process.pid)
-
-
 def _collect(folder: Path) -> dict[str, bytes]:
     """The autograded files (regular files only; the kernel's temp folder left out), with any
     gigantic output cut."""
@@ -247,6 +213,7 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
     """Grade one shard; `progress(n)` is called with the number of submissions done so far."""
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="grade-shard-", dir=payload.get("scratch")))
+    ahead = Path(tempfile.mkdtemp(prefix="grade-ahead-", dir=payload.get("scratch")))
     try:
         _write_course(scratch, payload)
         tests = sorted({digest(cell["source"]) for definition in payload["definitions"].values()
@@ -257,7 +224,8 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
         (scratch / ".progress").mkdir()
         (scratch / ".k").mkdir(mode=0o700)
         env = _environment(scratch, policy)
-        boxes = _sandbox(scratch, env, payload) if payload.get("sandbox", True) else {}
+        made_ahead.record(ahead, payload)
+        boxes = _sandbox(scratch, env, payload, ahead) if payload.get("sandbox", True) else {}
         log, done = scratch / "autograde.log", scratch / AUTOGRADED
 
         def tick() -> None:
@@ -268,8 +236,9 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
         code, timed_out = _run([nbgrader, "autograde", "*", "--force"], scratch, env, log,
                                payload["deadline"], tick)
         tick()
-        scores = _verdict(scratch, _verdict_job(scratch, payload), env, boxes.get("verdict"),
-                          payload["deadline"] - (time.monotonic() - started))
+        scores = judge.run(judge.job(scratch, payload, ahead), scratch=scratch, env=env,
+                           settings=boxes.get("verdict"), running=_RUNNING,
+                           seconds=payload["deadline"] - (time.monotonic() - started))
         return {"submissions": _results(scratch, payload, scores), "exit": code,
                 "worker": f"{socket.gethostname()}:{os.getpid()}",
                 "timed_out": timed_out, "log": log.read_text(errors="replace")[-20_000:],
@@ -277,8 +246,8 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
                 if (scratch / "verdict.log").exists() else "",
                 "seconds": time.monotonic() - started}
     finally:
-        if not payload.get("keep"):
             shutil.rmtree(scratch, ignore_errors=True)
+            shutil.rmtree(ahead, ignore_errors=True)
 
 
 def _results(scratch: Path, payload: dict[str, Any], scores: dict[str, Any]

@@ -94,7 +94,10 @@ def corpus_plan() -> dict[str, dict[str, Any]]:
                                                                               False):
             continue  # graded in-process by tests/grading; a few go through nbgrader too
         student = "copycat" if getattr(module, "TYPED_ID", None) else name
-        plan[student] = {"fails": set(module.FAILS), "expect": getattr(module, "EXPECT", ""),
+        # What the first failure says when graded: the same, but for a cheat, whose graded
+        # kernel has no reference to hand the work to (grader.withhold).
+        expect = getattr(module, "EXPECT_GRADED", getattr(module, "EXPECT", ""))
+        plan[student] = {"fails": set(module.FAILS), "expect": expect,
                          "exercises": submissions.exercises_of(module), "module": name}
     plan["tampered"] = {"fails": {"append_round_keeps_model_order"},
                         "expect": "in the order they finished",

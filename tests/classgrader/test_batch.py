@@ -74,6 +74,31 @@ def test_progress_line_has_a_bar_and_an_eta():
     assert line.startswith("grading: 3/4 [") and "75%" in line and "ETA 0:00:0" in line
 
 
+def test_a_merge_that_fails_part_way_leaves_no_kernel_score_standing(tmp_path):
+    """nbgrader's SaveAutoGrades commits the kernel's scores on its own; if the merge then
+    fails (here: a verdict that is not the grading process's), those scores must not stand."""
+    import nbformat
+
+    from grader.course import Course, definition
+    from grader.merge import Merger
+
+    root = hostile.course(tmp_path)
+    course = Course.open(root)
+    with course.gradebook() as gradebook:
+        definitions = {"04_cost": definition(gradebook, "04_cost")}
+    notebook = nbformat.writes(hostile.reference("04_cost", "ada")).encode()  # no error outputs
+    merger = Merger(course, definitions)
+    merger.register(["ada"])
+    merger.merge({"student": "ada", "assignment": "04_cost", "ok": True, "cells": ["guarded"],
+                  "files": {"04_cost.ipynb": notebook}, "verdict": {"04_cost": "forged"}})
+    merger.close()
+    scores = hostile.scores(root)[("ada", "04_cost")]
+    assert scores and set(scores.values()) == {0.0}, scores
+    assert [i.what.split(":")[0] for i in merger.incidents] == ["not recorded"]
+    with sqlite3.connect(root / "gradebook.db") as db:
+        assert {row[0] for row in db.execute("SELECT needs_manual_grade FROM grade")} == {1}
+
+
 # A class graded both ways -------------------------------------------------------------------
 
 EXERCISES = ["01_message_ordering", "04_cost"]

@@ -28,7 +28,7 @@ from classgrader.graded import (
     outputs_of,
     plain_class,
 )
-from grader import merge
+from grader import annotate
 
 pytestmark = pytest.mark.slow
 
@@ -134,11 +134,12 @@ def test_every_capped_test_says_why(graded):
     capped = {(i["student"], i["cell"]) for i in graded.report if i["capped_to"] is not None}
     assert ("monkeypatch_checks", "no_progress_catches_cycles") in capped
     assert ("fake_setup_cell", "call_key_tells_calls_apart") in capped
-    assert ("identity_theft", "usage_anthropic_adds_cache_reads") in capped
+    assert ("forges_records", "no_progress_flags_a_repeat") in capped  # a record that lies
+    assert ("record_stops_the_judge", "run_cost_prices_cached_input") in capped
     assert any(i["student"] == "reads_hidden_tests" and "hidden test lines" in i["what"]
                for i in graded.report)
     folder = graded.course / "autograded" / "monkeypatch_checks" / "03_no_progress"
-    assert merge.CAPPED in (folder / "03_no_progress.ipynb").read_text()
+    assert annotate.CAPPED in (folder / "03_no_progress.ipynb").read_text()
 
 
 def test_plain_nbgrader_is_fooled_where_the_batch_is_not(graded):
