@@ -3,7 +3,7 @@
 A submission can read its own tests from the kernel's memory (`In`, the history) and print them
 after they ran. `HiddenTests(cells)` knows one notebook's hidden tests from its source cells (the
 gradebook's) and finds their content in output text: a whole hidden line, any run of `PIECE`
-characters of one that the released notebook does not hold, or a seed on its own, read across
+characters of one holding some of what only it says, or a seed on its own, read across
 all the notebook's outputs with whitespace left out (so a line split across prints or cells, or
 spaced out, is found) and as `repr`, JSON or HTML escape it. `redact` replaces each line holding
 it with `HIDDEN`. An encoding it does not know (base64, a reversed string) goes unseen: this is a
@@ -21,8 +21,13 @@ from typing import Any
 
 HIDDEN = "[a hidden test line was removed by the grader]\n"
 PIECE = 16
-"""Characters (whitespace not counted) from which a piece of a hidden line that appears nowhere
-in the released notebook counts as hidden content: `seed=41017,cases` is 16."""
+"""Characters (whitespace not counted) from which a piece of a hidden line counts as hidden
+content when it holds SECRET letters or digits the released notebook does not show around them:
+`seed=41017,cases` is 16."""
+KNOWN = 8
+"""A run of a hidden line this long or longer that the released notebook also holds is known."""
+SECRET = 4
+"""Letters or digits of its own a piece needs (`seed`; `4101`) to count as hidden content."""
 
 
 def hidden_lines(cells: list[dict[str, Any]]) -> set[str]:
@@ -56,6 +61,24 @@ def _squeeze(text: str) -> str:
     return re.sub(r"\s+", "", text)
 
 
+def _secret_pieces(whole: str, visible: str) -> set[str]:
+    """The runs of PIECE characters of `whole` (a squeezed hidden line) that hold at least
+    SECRET letters or digits of its own: outside every run of KNOWN characters or more that the
+    released notebook also holds. `_over_budget,` is a name a check message may well quote;
+    `_budget,seed=409` gives the hidden call away."""
+    known = [False] * len(whole)
+    for start in range(len(whole) - KNOWN + 1):
+        end = start + KNOWN
+        if whole[start:end] not in visible:
+            continue
+        while end < len(whole) and whole[start:end + 1] in visible:
+            end += 1
+        known[start:end] = [True] * (end - start)
+    own = [not seen and char.isalnum() for seen, char in zip(known, whole, strict=True)]
+    return {whole[i:i + PIECE] for i in range(len(whole) - PIECE + 1)
+            if sum(own[i:i + PIECE]) >= SECRET}
+
+
 def _forms(line: str) -> set[str]:
     """A line as printed, and as `repr` and JSON write it inside a longer string."""
     escaped = line.replace("\\", "\\\\")
@@ -72,10 +95,8 @@ class HiddenTests:
         visible = _squeeze(released)
         self.wholes = {_squeeze(form) for line in lines for form in _forms(line)} - {""}
         """Each hidden line, whitespace left out, as printed or escaped."""
-        self.pieces = {whole[i:i + PIECE] for whole in self.wholes
-                       for i in range(len(whole) - PIECE + 1)
-                       if whole[i:i + PIECE] not in visible}
-        """Every PIECE characters of a hidden line that the released notebook does not hold."""
+        self.pieces = {piece for whole in self.wholes for piece in _secret_pieces(whole, visible)}
+        """Every PIECE characters of a hidden line holding some of what only it says."""
         seeds = {number for line in lines for number in re.findall(r"\d{4,}", line)
                  if not re.search(rf"(?<!\d){number}(?!\d)", released)}
         self.seeds = re.compile(rf"(?<!\d)({'|'.join(sorted(seeds))})(?!\d)") if seeds else None

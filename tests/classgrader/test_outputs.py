@@ -147,7 +147,8 @@ def test_hidden_content_in_structured_data_is_cut():
 def test_what_students_see_anyway_is_left_alone():
     notebook = _printed("check.call_key_ignores_order_and_spacing(call_key)\n",
                         "call_key_ignores_order_and_spacing: scenario 3, call 2: yours differs;"
-                        " cases=40 would be fine to say\n", "seed 4 and 309170 are not it\n")
+                        " cases=40 would be fine to say\n", "seed 4 and 309170 are not it\n",
+                        "call_key is (or is built on) harness.call_key, the reference\n")
     before = copy.deepcopy(notebook)
     assert not hidden.HiddenTests(CELLS).redact(notebook)
     assert notebook == before
