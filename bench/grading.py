@@ -128,7 +128,9 @@ def main() -> None:
         jobs = os.cpu_count() or 1
         batch = [sys.executable, "-m", "grader", "autograde", "*", "--jobs",
                  str(jobs), "--quiet"]
-        runs = {"autograde": timed([nbgrader, "autograde", "*"], courses["sequential"]),
+        # The kit's courses refuse plain autograde unless told the code is trusted (the bench's is).
+        plain = [nbgrader, "autograde", "*", "--PlainAutograde.allowed=True"]
+        runs = {"autograde": timed(plain, courses["sequential"]),
                 "export": timed([nbgrader, "export"], courses["sequential"]),
                 "batch": timed(batch, courses["batch"])}
         if unsafe:

@@ -25,7 +25,7 @@ from typing import Any
 import nbformat
 from nbgrader.preprocessors import AssignLatePenalties, SaveAutoGrades
 
-from grader import annotate
+from grader import annotate, hidden, outputs
 from grader.course import Course
 
 
@@ -139,26 +139,24 @@ class Merger:
     # The grader's own additions --------------------------------------------------------------
 
     def _redact(self, notebook: dict[str, Any], name: str, result: dict[str, Any]) -> bool:
-        """Remove hidden test lines from every output (a submission can read its own tests from
-        the kernel's memory and print them later): feedback shows outputs. True if changed."""
-        hidden = hidden_lines(self.definitions[result["assignment"]]["notebooks"][name])
-        found = False
-        for cell in notebook.get("cells", []):
-            for output in cell.get("outputs", []):
-                for holder, key in _texts(output):
-                    text = holder[key]
-                    text = "".join(text) if isinstance(text, list) else text
-                    kept = [HIDDEN if line.strip() in hidden else line
-                            for line in text.splitlines(keepends=True)]
-                    if "".join(kept) != text:
-                        holder[key], found = "".join(kept), True
-        if found:
-            self.incidents.append(Incident(result["student"], result["assignment"],
+        """Make every output safe to show on a page (feedback, formgrader): what could run in a
+        browser made inert (`outputs.sanitize`), and hidden test content removed, whole or in
+        part (a submission can read its own tests from the kernel's memory and print them
+        later). Each is an incident that flags the notebook. True if changed."""
+        student, assignment = result["student"], result["assignment"]
+        inert = outputs.sanitize(notebook)
+        tests = hidden.HiddenTests(self.definitions[assignment]["notebooks"][name])
+        printed = tests.redact(notebook)
+        if inert:
+            self.incidents.append(Incident(student, assignment, (
+                f"outputs that could run code in a browser were made inert: "
+                f"{', '.join(inert)}"), name))
+        if printed:
+            self.incidents.append(Incident(student, assignment,
                                            "printed hidden test lines (removed)", name))
-            record = self.gradebook.find_submission_notebook(name, result["assignment"],
-                                                             result["student"])
-            record.flagged = True
-        return found
+        if inert or printed:
+            self.gradebook.find_submission_notebook(name, assignment, student).flagged = True
+        return bool(inert) or printed
 
     def _judge(self, notebook: dict[str, Any], name: str, result: dict[str, Any],
                submission: Any) -> bool:
@@ -265,34 +263,6 @@ class Merger:
             os.chmod(path, mode)
 
 
-HIDDEN = "[a hidden test line was removed by the grader]\n"
-
-
-def hidden_lines(cells: list[dict[str, Any]]) -> set[str]:
-    """The lines between nbgrader's hidden-test markers in the tests of one notebook."""
-    lines: set[str] = set()
-    for cell in cells:
-        inside = False
-        for line in (cell.get("source") or "").splitlines():
-            if "BEGIN HIDDEN TESTS" in line:
-                inside = True
-            elif "END HIDDEN TESTS" in line:
-                inside = False
-            elif inside and line.strip():
-                lines.add(line.strip())
-    return lines
-
-
-def _texts(output: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
-    """Where text lives in one output: a stream's text, each data type, an error's parts."""
-    found = [(output, key) for key in ("text", "evalue") if isinstance(output.get(key),
-                                                                        str | list)]
-    found += [(output["data"], key) for key in output.get("data", {})
-              if isinstance(output["data"][key], str | list)]
-    traceback = output.get("traceback")
-    if isinstance(traceback, list):
-        found += [(traceback, index) for index in range(len(traceback))]  # type: ignore[misc]
-    return found
 
 
 def export(course: Course, path: Path) -> list[tuple[str, str]]:

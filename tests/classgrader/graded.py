@@ -31,7 +31,7 @@ import nbformat
 from grading import submissions
 
 from classgrader import hostile
-from grader import merge
+from grader import hidden
 
 NEIGHBOURS = {"aa_neighbour": "03_no_progress", "zz_neighbour": "03_no_progress",
               "alice": "04_cost"}
@@ -143,7 +143,7 @@ def digests(course: Path, folder: str) -> dict[str, str]:
 
 def hidden_lines(exercises: tuple[str, ...] | list[str] = submissions.EXERCISES) -> list[str]:
     """Every line between nbgrader's hidden-test markers in the solutions."""
-    lines = sorted(merge.hidden_lines([{"source": cell.source} for name in exercises
+    lines = sorted(hidden.hidden_lines([{"source": cell.source} for name in exercises
                                        for cell in submissions.notebook("solutions", name).cells]))
     assert lines
     return lines
