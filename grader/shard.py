@@ -62,6 +62,18 @@ def _autograded(**submission):
 c.Autograde.post_convert_hook = _autograded
 '''
 
+BOUNDS = '''
+# Added by grader.shard: nbgrader's Execute, bounded (grader/nbgrader_plugins.py): the grading
+# process keeps at most so much of a notebook's output and takes no gigantic message.
+from nbgrader.converters.autograde import Autograde as _Autograde
+_steps = c.Autograde.autograde_preprocessors if "autograde_preprocessors" in c.Autograde \\
+    else _Autograde.class_traits()["autograde_preprocessors"].default()
+c.Autograde.autograde_preprocessors = [
+    "grader.nbgrader_plugins.BoundedExecute"
+    if getattr(_step, "__name__", str(_step).rsplit(".", 1)[-1]) == "Execute" else _step
+    for _step in _steps]
+'''
+"""More of the shard's config: its nbgrader runs `BoundedExecute` in Execute's place."""
 
 AUTOGRADED = ".autograded"
 """The file nbgrader's post-convert hook appends to, a line per submission: the shard's progress."""
@@ -128,6 +140,7 @@ def _write_course(scratch: Path, payload: dict[str, Any]) -> None:
     dirs = payload["dirs"]
     extra = SETTINGS.format(root=str(scratch), db=f"sqlite:///{scratch / 'gradebook.db'}",
                             done=str(scratch / AUTOGRADED), sockets=str(scratch / ".k" / "k"))
+    extra += BOUNDS
     if payload.get("timeout"):
         extra += f"c.Execute.timeout = {int(payload['timeout'])}\n"
     (scratch / "nbgrader_config.py").write_text(payload["config"] + "\n" + extra)
