@@ -80,7 +80,9 @@ class WrapLongLines(Preprocessor):
 
 
 OUTPUT_LIMIT = 500_000
-"""Characters of output kept per notebook (five times what the batch keeps of any one output)."""
+"""Characters of output kept per notebook (five times PART)."""
+PART = 100_000
+"""Characters kept of any one part of an output (a stream's text, a display's data...)."""
 MESSAGE_BYTES = 8 << 20
 """The largest message the grading process takes from a kernel; a bigger one is refused unread."""
 QUEUED = 4
@@ -91,6 +93,7 @@ SHORT = 1_000
 went wrong, and nbgrader still scores the cell as failed."""
 CUT = ("\n... output cut by the batch grader: this notebook printed more than {limit:,} "
        "characters; the rest of its output is not kept (errors are, shortened) ...\n")
+CUT_PART = "\n... output cut by the batch grader ...\n"
 LOST = ("The grader did not receive all of this cell's output: the kernel sent a message over "
         f"{MESSAGE_BYTES >> 20} MB, which the grader refuses unread. The cell counts as failed.")
 LATE = ("The grader did not receive all of this cell's output: the kernel's last message never "
@@ -209,13 +212,14 @@ class BoundedExecute(Execute):
         size = _size(msg["content"]) + sum(len(b) for b in msg.get("buffers") or [])
         if self._spent + size <= self.output_limit:
             self._spent += size
+            _shorten(msg["content"], PART, note=CUT_PART)
             return super().process_message(msg, cell, cell_index)
         left, self._spent = self.output_limit - self._spent, self.output_limit
         failure = _failure(msg)
         kept = None
         if failure and (cell_index, failure) not in self._marked:
             self._marked.add((cell_index, failure))
-            _shorten(msg["content"], max(left, SHORT))
+            _shorten(msg["content"], max(left, SHORT), lines=10)
             kept = super().process_message(msg, cell, cell_index)
         elif kind == "stream" and left > 0:  # the output that crosses the line, in part
             _shorten(msg["content"], left)
@@ -234,7 +238,7 @@ class BoundedExecute(Execute):
         super().on_cell_executed(**kwargs)
         for output in outputs[before:]:
             if self._spent + _size(output) > self.output_limit:
-                _shorten(output, SHORT)
+                _shorten(output, SHORT, lines=10)
             self._spent = min(self.output_limit, self._spent + _size(output))
 
 
@@ -247,14 +251,22 @@ def _failure(msg: dict[str, Any]) -> str | None:
     return None
 
 
-def _shorten(content: Any, chars: int) -> None:
-    """Cut, in place, the parts of a stream or error that nbformat keeps: the text, the error's
-    name and value to `chars` characters, its traceback to its last lines."""
+def _shorten(content: Any, chars: int, *, note: str = "", lines: int | None = None) -> None:
+    """Cut, in place, each part of an output that nbformat keeps (a stream's text, an error's
+    name, value and traceback lines, a display's data) to `chars` characters, `note` after a
+    cut; keep the last `lines` of a traceback."""
+
+    def cut(text: Any) -> Any:
+        return text[:chars] + note if isinstance(text, str) and len(text) > chars else text
+
     for key in ("text", "ename", "evalue"):
-        if isinstance(content.get(key), str):
-            content[key] = content[key][:chars]
+        if key in content:
+            content[key] = cut(content[key])
     if isinstance(content.get("traceback"), list):
-        content["traceback"] = [str(line)[:chars] for line in content["traceback"][-10:]]
+        kept = content["traceback"] if lines is None else content["traceback"][-lines:]
+        content["traceback"] = [cut(line) for line in kept]
+    if isinstance(content.get("data"), dict):
+        content["data"] = {kind: cut(value) for kind, value in content["data"].items()}
 
 
 def _size(value: Any) -> int:
@@ -273,3 +285,15 @@ def _size(value: Any) -> int:
         else:
             total += 8
     return total
+
+
+def bounded_steps(section: Any) -> list[Any]:
+    """A course config's `Autograde.autograde_preprocessors` (nbgrader's own where it sets none)
+    with `BoundedExecute` in Execute's place: what a shard's config sets."""
+    from nbgrader.converters.autograde import Autograde
+
+    steps = section.autograde_preprocessors if "autograde_preprocessors" in section else \
+        Autograde.class_traits()["autograde_preprocessors"].default()
+    named = [getattr(step, "__name__", str(step).rsplit(".", 1)[-1]) for step in steps]
+    return ["grader.nbgrader_plugins.BoundedExecute" if name == "Execute" else step
+            for name, step in zip(named, steps, strict=True)]

@@ -32,9 +32,6 @@ from grader import sandbox
 from grader.kernel_log import ENV, digest
 from offline.cassettes import CASSETTES
 
-OUTPUT_LIMIT = 100_000
-"""Characters kept of any one output in an autograded notebook (a gigantic print is cut)."""
-
 SETTINGS = '''
 # Added by grader.shard for one shard: this scratch course, its kernels' cell log, and ipc (a
 # sandboxed kernel has no network: it talks over unix sockets in a folder of this shard's own).
@@ -65,13 +62,8 @@ c.Autograde.post_convert_hook = _autograded
 BOUNDS = '''
 # Added by grader.shard: nbgrader's Execute, bounded (grader/nbgrader_plugins.py): the grading
 # process keeps at most so much of a notebook's output and takes no gigantic message.
-from nbgrader.converters.autograde import Autograde as _Autograde
-_steps = c.Autograde.autograde_preprocessors if "autograde_preprocessors" in c.Autograde \\
-    else _Autograde.class_traits()["autograde_preprocessors"].default()
-c.Autograde.autograde_preprocessors = [
-    "grader.nbgrader_plugins.BoundedExecute"
-    if getattr(_step, "__name__", str(_step).rsplit(".", 1)[-1]) == "Execute" else _step
-    for _step in _steps]
+from grader.nbgrader_plugins import bounded_steps as _bounded_steps
+c.Autograde.autograde_preprocessors = _bounded_steps(c.Autograde)
 '''
 """More of the shard's config: its nbgrader runs `BoundedExecute` in Execute's place."""
 
@@ -224,35 +216,15 @@ def _verdict(scratch: Path, job: dict[str, Any], env: dict[str, str], settings: 
 
 
 def _collect(folder: Path) -> dict[str, bytes]:
-    """The autograded files (regular files only; the kernel's temp folder left out), with any
-    gigantic output cut."""
+    """The autograded files (regular files only; the kernel's temp folder left out). Their
+    outputs were bounded as they arrived (`BoundedExecute`)."""
     files = {}
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder)
         if relative.parts[0] == ".tmp" or not path.is_file() or path.is_symlink():
             continue
-        data = path.read_bytes()
-        files[str(relative)] = _cut(data) if path.suffix == ".ipynb" else data
+        files[str(relative)] = path.read_bytes()
     return files
-
-
-def _cut(data: bytes) -> bytes:
-    notebook = json.loads(data)
-    cut = False
-    for cell in notebook.get("cells", []):
-        for output in cell.get("outputs", []):
-            for holder, key in [(output, "text"), *[(output.get("data", {}), k)
-                                                    for k in output.get("data", {})]]:
-                text = holder.get(key)
-                text = "".join(text) if isinstance(text, list) else text
-                if isinstance(text, str) and len(text) > OUTPUT_LIMIT:
-                    holder[key] = text[:OUTPUT_LIMIT] + "\n... output cut by the batch grader ...\n"
-                    cut = True
-    if not cut:
-        return data
-    text = json.dumps(notebook, indent=1, sort_keys=True, separators=(",", ": "),
-                      ensure_ascii=False)
-    return (text + "\n").encode()
 
 
 def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None = None

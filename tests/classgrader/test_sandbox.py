@@ -544,7 +544,7 @@ def test_the_grader_keeps_a_bounded_share_of_a_kernels_output(box, tmp_path, mon
     import nbformat
     from traitlets.config import Config
 
-    from grader.nbgrader_plugins import CUT, LOST, SHORT, BoundedExecute
+    from grader.nbgrader_plugins import CUT, CUT_PART, LOST, PART, SHORT, BoundedExecute
 
     settings = tmp_path / "sandbox.json"
     settings.write_text(json.dumps(sandbox.settings(readable=KIT, hidden=[box["shard"]])))
@@ -553,6 +553,7 @@ def test_the_grader_keeps_a_bounded_share_of_a_kernels_output(box, tmp_path, mon
              "print(repr(In), repr(_ih))",
              "print('z' * (9 << 20))",  # one message over MESSAGE_BYTES
              "print('after')",
+             "print('p' * 150_000)",  # one output over PART
              "for _ in range(30):\n    display({'text/plain': 'x' * 50_000}, raw=True)",
              "print('dropped')",
              "import sys\nprint('e' * 5_000, file=sys.stderr)\nprint('more', file=sys.stderr)",
@@ -567,13 +568,14 @@ def test_the_grader_keeps_a_bounded_share_of_a_kernels_output(box, tmp_path, mon
     assert [o["ename"] for o in outputs[2]] == ["OutputLost"]
     assert outputs[2][0]["evalue"] == LOST
     assert outputs[3][0]["text"] == "after\n"  # the next cell's messages arrive as ever
-    displays = [o for o in outputs[4] if o["output_type"] == "display_data"]
-    assert 8 <= len(displays) <= 10  # 500,000 characters, 50,000 each
-    assert outputs[4][-1]["text"] == CUT.format(limit=500_000)
-    assert outputs[5] == []  # past the limit: dropped
-    assert len(outputs[6]) == 1 and outputs[6][0]["name"] == "stderr"
-    assert outputs[6][0]["text"] == "e" * SHORT  # the first stderr of the cell, shortened
-    assert [o["output_type"] for o in outputs[7]] == ["error"]
-    assert outputs[7][0]["ename"] == "ValueError" and len(outputs[7][0]["evalue"]) == SHORT
+    assert outputs[4][0]["text"] == "p" * PART + CUT_PART
+    displays = [o for o in outputs[5] if o["output_type"] == "display_data"]
+    assert 5 <= len(displays) <= 7  # what is left of 500,000 characters, 50,000 each
+    assert outputs[5][-1]["text"] == CUT.format(limit=500_000)
+    assert outputs[6] == []  # past the limit: dropped
+    assert len(outputs[7]) == 1 and outputs[7][0]["name"] == "stderr"
+    assert outputs[7][0]["text"] == "e" * SHORT  # the first stderr of the cell, shortened
+    assert [o["output_type"] for o in outputs[8]] == ["error"]
+    assert outputs[8][0]["ename"] == "ValueError" and len(outputs[8][0]["evalue"]) == SHORT
     kept = sum(len(json.dumps(o)) for cell in outputs for o in cell)
     assert kept < 600_000
