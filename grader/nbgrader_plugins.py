@@ -96,8 +96,6 @@ CUT = ("\n... output cut by the batch grader: this notebook printed more than {l
 CUT_PART = "\n... output cut by the batch grader ...\n"
 LOST = ("The grader did not receive all of this cell's output: the kernel sent a message over "
         f"{MESSAGE_BYTES >> 20} MB, which the grader refuses unread. The cell counts as failed.")
-LATE = ("The grader did not receive all of this cell's output: the kernel's last message never "
-        "came. The cell counts as failed.")
 
 
 class BoundedKernelClient(AsyncKernelClient):
@@ -147,8 +145,7 @@ class BoundedExecute(Execute):
     output_limit = Integer(OUTPUT_LIMIT, help="characters of output kept per notebook: the "
                            "first outputs, then a note").tag(config=True)
     iopub_timeout = Integer(10, help="seconds to wait for a cell's last output after its reply "
-                            "(nbclient's 4 would fail an honest cell on a loaded machine: past "
-                            "it, the cell fails alone)").tag(config=True)
+                            "(nbclient's 4 is short on a loaded machine)").tag(config=True)
 
     def reset_execution_trackers(self) -> None:
         super().reset_execution_trackers()
@@ -165,20 +162,23 @@ class BoundedExecute(Execute):
                                  execution_count: int | None = None,
                                  store_history: bool = False) -> Any:
         """Run a cell without history, whatever the caller asks: the kernel's `In` and `_ih`
-        then hold no cell (a student's `print(In)` printed the hidden tests' arguments). A cell
-        whose last messages never came fails alone, instead of stopping the notebook, and a
-        dropped connection is made again before the next cell."""
+        then hold no cell (a student's `print(In)` printed the hidden tests' arguments; IPython
+        still keeps each cell's source in `linecache`, for tracebacks). A cell whose message
+        was refused fails alone, and the dropped connection is made again before the next."""
         count = execution_count or self.code_cells_executed + 1
         await self._connected()
         try:
             cell = await super().async_execute_cell(cell, cell_index, count, store_history=False)
         except CellTimeoutError as error:
-            if "IOPub" not in str(error):  # a cell past its own time (Execute interrupts those)
+            # "Timeout waiting for IOPub output": the cell's last message never came. Refused
+            # for its size, the cell fails alone; anything else (a kernel still busy past its
+            # interrupt) gives the notebook up, as in nbgrader, and the batch grades it again
+            # without that cell.
+            if "IOPub" not in str(error) or not await self._connected():
                 raise
             self._reader.cancel()  # it would take the next cell's messages
-            why = LOST if await self._connected() else LATE
             cell.outputs.append(NotebookNode(output_type="error", ename="OutputLost",
-                                             evalue=why, traceback=[why]))
+                                             evalue=LOST, traceback=[LOST]))
             self.nb.cells[cell_index] = cell
         await self._connected()
         return cell
