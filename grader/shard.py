@@ -30,12 +30,9 @@ from typing import Any
 from course.exercises.capstone.scenario_variants import AHEAD
 from course.exercises.ownwork import kit_folders
 from grader import ahead as made_ahead
-from grader import judge, sandbox, withhold
+from grader import judge, kernelspec, sandbox, withhold
 from grader.kernel_log import ENV, digest
 from offline.cassettes import CASSETTES
-
-OUTPUT_LIMIT = 100_000
-"""Characters kept of any one output in an autograded notebook (a gigantic print is cut)."""
 
 SETTINGS = '''
 # Added by grader.shard for one shard: this scratch course, its kernels' cell log, and ipc (a
@@ -65,6 +62,13 @@ def _autograded(**submission):
 c.Autograde.post_convert_hook = _autograded
 '''
 
+BOUNDS = '''
+# Added by grader.shard: nbgrader's Execute, bounded (grader/bounded.py): the grading
+# process keeps at most so much of a notebook's output and takes no gigantic message.
+from grader.bounded import bounded_steps as _bounded_steps
+c.Autograde.autograde_preprocessors = _bounded_steps(c.Autograde)
+'''
+"""More of the shard's config: its nbgrader runs `BoundedExecute` in Execute's place."""
 
 AUTOGRADED = ".autograded"
 """The file nbgrader's post-convert hook appends to, a line per submission: the shard's progress."""
@@ -115,7 +119,7 @@ def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any],
         **common, env=kernels, logs=scratch / ".progress", withheld=withheld, ahead=ahead)))
     paths["verdict"].write_text(json.dumps(sandbox.settings(
         **common | {"readable": [*common["readable"], ahead]}, env={ENV: env[ENV]})))
-    specs = sandbox.kernelspec(str(scratch / ".jupyter"), paths["kernel"])
+    specs = kernelspec.write(str(scratch / ".jupyter"), paths["kernel"])
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [specs, env.get("JUPYTER_PATH")]))
     return paths
 
@@ -137,6 +141,7 @@ def _write_course(scratch: Path, payload: dict[str, Any]) -> None:
     dirs = payload["dirs"]
     extra = SETTINGS.format(root=str(scratch), db=f"sqlite:///{scratch / 'gradebook.db'}",
                             done=str(scratch / AUTOGRADED), sockets=str(scratch / ".k" / "k"))
+    extra += BOUNDS
     if payload.get("timeout"):
         extra += f"c.Execute.timeout = {int(payload['timeout'])}\n"
     (scratch / "nbgrader_config.py").write_text(payload["config"] + "\n" + extra)
@@ -178,35 +183,15 @@ def _run(command: list[str], cwd: Path, env: dict[str, str], log: Path, seconds:
 
 
 def _collect(folder: Path) -> dict[str, bytes]:
-    """The autograded files (regular files only; the kernel's temp folder left out), with any
-    gigantic output cut."""
+    """The autograded files (regular files only; the kernel's temp folder left out). Their
+    outputs were bounded as they arrived (`BoundedExecute`)."""
     files = {}
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder)
         if relative.parts[0] == ".tmp" or not path.is_file() or path.is_symlink():
             continue
-        data = path.read_bytes()
-        files[str(relative)] = _cut(data) if path.suffix == ".ipynb" else data
+        files[str(relative)] = path.read_bytes()
     return files
-
-
-def _cut(data: bytes) -> bytes:
-    notebook = json.loads(data)
-    cut = False
-    for cell in notebook.get("cells", []):
-        for output in cell.get("outputs", []):
-            for holder, key in [(output, "text"), *[(output.get("data", {}), k)
-                                                    for k in output.get("data", {})]]:
-                text = holder.get(key)
-                text = "".join(text) if isinstance(text, list) else text
-                if isinstance(text, str) and len(text) > OUTPUT_LIMIT:
-                    holder[key] = text[:OUTPUT_LIMIT] + "\n... output cut by the batch grader ...\n"
-                    cut = True
-    if not cut:
-        return data
-    text = json.dumps(notebook, indent=1, sort_keys=True, separators=(",", ": "),
-                      ensure_ascii=False)
-    return (text + "\n").encode()
 
 
 def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None = None

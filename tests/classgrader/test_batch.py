@@ -64,6 +64,29 @@ def test_it_refuses_to_grade_unsandboxed_unless_told_it_is_unsafe(monkeypatch, t
         batch.main(["*", "--course", str(tmp_path), "--unsafe-no-sandbox"])
 
 
+@pytest.mark.parametrize("theirs", [None, ["nbgrader.preprocessors.Execute",
+                                            "nbgrader.preprocessors.LimitOutput"]])
+def test_a_shards_nbgrader_runs_the_bounded_execute(tmp_path, theirs):
+    """The scratch course's config loads (nbgrader would carry on without it, and without ipc
+    no kernel starts) and runs `BoundedExecute` where the course's config has Execute."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from grader import shard
+
+    config = "c = get_config()\n" + (f"c.Autograde.autograde_preprocessors = {theirs!r}\n"
+                                     if theirs else "")
+    shard._write_course(tmp_path, {"dirs": {"source": "source", "submitted": "submitted"},
+                                   "config": config, "gradebook": b"", "source_files": {},
+                                   "submissions": []})
+    loaded = PyFileConfigLoader("nbgrader_config.py", path=str(tmp_path)).load_config()
+    steps = [getattr(step, "__name__", step) for step in loaded.Autograde.autograde_preprocessors]
+    assert steps[0] == "grader.bounded.BoundedExecute"
+    assert steps[1:] == (["nbgrader.preprocessors.LimitOutput"] if theirs else
+                         ["IgnorePattern", "ClearMetadataPreprocessor", "LimitOutput",
+                          "SaveAutoGrades", "AssignLatePenalties", "CheckCellMetadata"])
+    assert loaded.KernelManager.transport == "ipc"
+
+
 def test_progress_line_has_a_bar_and_an_eta():
     stream = io.StringIO()
     progress = Progress(4, stream=stream)
