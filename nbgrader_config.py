@@ -34,6 +34,12 @@ c.Autograde.sanitize_preprocessors = [
     "grader.nbgrader_plugins.RestoreLockedCells",
     "nbgrader.preprocessors.CheckCellMetadata",
 ]
+# Plain `nbgrader autograde`, and formgrader's per-submission "Autograde" button, refuse in this
+# course with a message pointing to `python -m grader autograde`: they would run students' code
+# unsandboxed, as the instructor, and replace the class grader's grades. The class grader's own
+# shards allow it (their kernels are sandboxed); so may you, for code you trust, with
+# --PlainAutograde.allowed=True.
+c.Autograde.exporter_class = "grader.nbgrader_plugins.PlainAutograde"
 # Kernels whose kernelspec supports it (ipykernel's does) talk to nbgrader over encrypted ZeroMQ,
 # so no kernel prints "running over TCP without encryption"; the class grader's sandboxed kernels
 # use unix sockets instead ("required" would refuse them).
@@ -45,9 +51,11 @@ c.Execute.timeout = 60
 
 # Feedback shows the student's notebook as graded, minus the hidden tests. The checks render
 # failures without a traceback, so no hidden line is quoted in an error either.
-# Long check messages wrap instead of running off the right edge.
+# Long check messages wrap instead of running off the right edge. No output or markdown cell can
+# run a script in the page (the class grader already made them inert; this is for any other way).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
+    "grader.nbgrader_plugins.SanitizeOutputs",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
     "grader.nbgrader_plugins.WrapLongLines",
     "grader.nbgrader_plugins.ClearHiddenTestsInFeedback",

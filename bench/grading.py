@@ -82,7 +82,7 @@ def kernel_floor(runs: int = 8, *, sandboxed: bool = False) -> float:
     import nbformat
     from traitlets.config import Config
 
-    from grader import sandbox
+    from grader import kernelspec, sandbox
 
     env = dict(os.environ)
     folder = Path(tempfile.mkdtemp(prefix="bench-kernels-", dir="/tmp"))
@@ -94,7 +94,7 @@ def kernel_floor(runs: int = 8, *, sandboxed: bool = False) -> float:
             settings.write_text(json.dumps(sandbox.settings(
                 readable=[ROOT / "harness", ROOT / "offline", ROOT / "course", ROOT / "grader"],
                 hidden=[folder])))
-            os.environ["JUPYTER_PATH"] = sandbox.kernelspec(str(folder / "specs"), settings)
+            os.environ["JUPYTER_PATH"] = kernelspec.write(str(folder / "specs"), settings)
         ipc = Config({"KernelManager": {"transport": "ipc", "ip": str(folder / "sockets" / "k")}})
         samples = []
         for _ in range(runs):
@@ -128,7 +128,9 @@ def main() -> None:
         jobs = os.cpu_count() or 1
         batch = [sys.executable, "-m", "grader", "autograde", "*", "--jobs",
                  str(jobs), "--quiet"]
-        runs = {"autograde": timed([nbgrader, "autograde", "*"], courses["sequential"]),
+        # The kit's courses refuse plain autograde unless told the code is trusted (the bench's is).
+        plain = [nbgrader, "autograde", "*", "--PlainAutograde.allowed=True"]
+        runs = {"autograde": timed(plain, courses["sequential"]),
                 "export": timed([nbgrader, "export"], courses["sequential"]),
                 "batch": timed(batch, courses["batch"])}
         if unsafe:

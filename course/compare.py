@@ -87,6 +87,12 @@ class _TimeUp(BaseException):
     in the student's code must not swallow it)."""
 
 
+TIMEOUTS = [0]
+"""How many deadlines have passed in this process: a time-out can land inside a profile hook,
+which switches the hook off, and `course.exercises.ownwork.Watch` must not take that for the
+student's doing."""
+
+
 class Runaway(BaseException):
     """Raised inside student code when it calls a scripted model far more often than needed."""
 
@@ -115,7 +121,22 @@ class Outcome:
         return self.describe() if self.error is not None else f"returned {self.describe()}"
 
 
-def call(function: Callable[..., Any], *args: Any, seconds: float = 5.0,
+def run_reference(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Outcome:
+    """The reference's outcome on a case, run without the student's deadline: it is the kit's
+    own code, and a loaded machine must not make it fail. An error it raises on purpose (a
+    ValueError naming an unmatched id, say) is part of the outcome, as for the student.
+
+    Example:
+        >>> run_reference(sorted, [3, 1, 2]).value
+        [1, 2, 3]
+    """
+    try:
+        return Outcome(value=function(*args, **kwargs))
+    except Exception as exc:  # noqa: BLE001 (an outcome the check compares, not a crash)
+        return Outcome(error=exc)
+
+
+def call(function: Callable[..., Any], *args: Any, seconds: float | None = 5.0,
          **kwargs: Any) -> Outcome:
     """Run student code; any failure becomes part of the outcome, never a crash of the check.
 
@@ -133,16 +154,20 @@ def call(function: Callable[..., Any], *args: Any, seconds: float = 5.0,
 
 
 @contextlib.contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Raise `_TimeUp` inside whatever runs longer than `seconds` (main thread, Unix only)."""
+def deadline(seconds: float | None) -> Iterator[None]:
+    """Raise `_TimeUp` inside whatever runs longer than `seconds` (main thread, Unix only;
+    None: no deadline)."""
     usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    usable = usable and seconds is not None
     if not usable:
         yield
         return
 
     def _expire(signum: int, frame: Any) -> None:
+        TIMEOUTS[0] += 1
         raise _TimeUp()
 
+    assert seconds is not None  # for the type checker: `usable` says so
     previous = signal.signal(signal.SIGALRM, _expire)
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:

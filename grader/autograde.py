@@ -24,29 +24,24 @@ assignment in the gradebook.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
-from dataclasses import asdict
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from grader import copies
+from grader import copies, summary
 from grader.course import Course, build_template, definition
 from grader.engine import DaskEngine, LocalEngine, Progress
 from grader.merge import Incident, Merger, export
 from grader.shard import grade_shard, stop_all
 
-COPIES = "copies.csv"
-"""Near-copies for review, written next to grades.csv (which stays nbgrader's export)."""
-SHOWN = 20
-"""Near-copies printed in the summary; copies.csv and the report list them all."""
 ROUNDS = 4
 """Grading rounds: the first, then retries, each without the cells that stopped a kernel."""
+T = TypeVar("T")
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
@@ -133,6 +128,11 @@ class Batch:
         self.copies: list[copies.Copy] = []
         self.missing: list[tuple[str, str]] = []  # rows of grades.csv never handed in
         self.failures: dict[tuple[str, str], str] = {}
+        self.problems: list[Incident] = []  # the stages' own, and what no stage could compare
+        self.stage_failed = False
+        self.merger: Merger | None = None
+        self.engine = "no engine (grading did not start)"
+        self.workers: set[str] = set()
 
     def payload(self, shard: list[tuple[str, str]]) -> dict[str, Any]:
         course, coursedir = self.course, self.course.coursedir
@@ -160,15 +160,42 @@ class Batch:
         return bool(self.options.scheduler) and self.options.scheduler != "local"
 
     def run(self) -> tuple[list[Incident], int]:
+        """Grade, then write grades.csv and copies.csv. Each stage is guarded: one that fails is
+        an incident of its own and the others still run, so whatever a submission holds the
+        instructor gets the grades merged so far, the CSVs, the summary and the report."""
         options = self.options
+        self._stage("grading", self._grade)
+        grades = Path(options.csv) if options.csv else self.course.root / "grades.csv"
+        self.missing = self._stage("grades.csv", lambda: export(self.course, grades)) or []
+        self.copies = self._stage("the near-copy finder", self._copies) or []
+        # Written even when the finder failed: a copies.csv of an earlier run would mislead.
+        self._stage(summary.COPIES, lambda: copies.write_csv(self.copies,
+                                                            grades.with_name(summary.COPIES)))
+        merged = self.merger.incidents if self.merger else []
+        return merged + self.problems, len(self.failures)
+
+    def _stage(self, name: str, work: Callable[[], T]) -> T | None:
+        """Run one stage of the run; if it raises, record it (no student's fault) and go on."""
+        try:
+            return work()
+        except Exception as exc:
+            self.problems.append(Incident("", "", f"{name} failed: {type(exc).__name__}: {exc} "
+                                          "(the other stages still ran)"))
+            self.stage_failed = True
+            return None
+
+    def _grade(self) -> None:
+        """Every round of shards, each result merged as it comes, then the submissions that
+        could not be graded."""
+        options = self.options
+        merger = self.merger = Merger(self.course, self.definitions)
         engine = DaskEngine(options.scheduler, options.jobs) if options.scheduler \
             else LocalEngine(options.jobs)
         progress = Progress(len(self.pairs), quiet=options.quiet)
-        merger = Merger(self.course, self.definitions)
-        merger.register([student for student, _ in self.pairs])
         pending, offset = list(self.pairs), 0
         self.engine, self.workers = engine.describe(), set()
         try:
+            merger.register([student for student, _ in self.pairs])
             for round_ in range(ROUNDS):
                 if not pending:
                     break
@@ -191,19 +218,17 @@ class Batch:
             engine.close()
             merger.close()
             shutil.rmtree(self.scratch, ignore_errors=True)
-        grades = Path(options.csv) if options.csv else self.course.root / "grades.csv"
-        self.missing = export(self.course, grades)
-        self.copies = self._copies(grades.with_name(COPIES))
-        return merger.incidents, len(self.failures)
 
-    def _copies(self, path: Path) -> list[copies.Copy]:
-        """Near-copies in the whole class (not only who was graded now), into copies.csv."""
+    def _copies(self) -> list[copies.Copy]:
+        """Near-copies in the whole class (not only who was graded now); what could not be
+        compared is an incident of its student's."""
         course = self.course
         handed_in = {pair: course.files(course.submitted(*pair))
                      for pair in course.submissions(list(self.definitions), regrade=True)}
-        found = copies.find(handed_in, self.definitions)
-        copies.write_csv(found, path)
-        return found
+        found = copies.compare(handed_in, self.definitions)
+        self.problems += [Incident(u.student, u.assignment, f"near-copy finder: {u.why}",
+                                   cell=u.cell) for u in found.uncompared]
+        return found.copies
 
     def _shards(self, slots: int) -> int:
         size = self.options.shard_size or (20 if self.options.scheduler else 0)
@@ -255,33 +280,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("nothing to grade (use --force to regrade)")
         return 0
     incidents, failed = batch.run()
-    seconds = time.monotonic() - started
-    notebooks = sum(len(batch.definitions[a]["notebooks"]) for _, a in batch.pairs)
-    print(f"graded {len(batch.pairs)} submissions ({notebooks} notebooks) in {seconds:.0f} s, "
-          f"{notebooks / seconds * 60:.1f} notebooks a minute; {len(incidents)} incidents")
-    # Each shard reports the machine and process that graded it (one process locally, one per
-    # Dask worker on a cluster), so an instructor sees the work was spread as asked.
-    print(f"on {batch.engine}; shards graded by {len(batch.workers)} process(es), as "
-          f"machine:pid: {', '.join(sorted(batch.workers))}")
-    for incident in incidents:
-        where = "/".join(filter(None, [incident.student, incident.assignment, incident.cell]))
-        print(f"  {where}: {incident.what}")
-    if batch.missing:  # nbgrader's export lists them as 0.0 without saying why
-        print(f"{len(batch.missing)} rows of grades.csv are work never handed in (score 0.0, "
-              f"no timestamp): {', '.join('/'.join(pair) for pair in batch.missing[:SHOWN])}"
-              + (" ..." if len(batch.missing) > SHOWN else ""))
-    flagged = [Incident(c.student, c.assignment, f"near-copy of {c.other} (similarity "
-                        f"{c.similarity:.2f}): for the instructor to review", cell=c.cell)
-               for c in batch.copies]
-    print(f"{len(flagged)} near-copies flagged for review in {COPIES} (not graded down)")
-    for incident in flagged[:SHOWN]:
-        print(f"  {incident.student}/{incident.assignment}/{incident.cell}: {incident.what}")
-    if len(flagged) > SHOWN:
-        print(f"  ... and {len(flagged) - SHOWN} more in {COPIES}")
-    if options.report:
-        Path(options.report).write_text(json.dumps([asdict(i) for i in incidents + flagged],
-                                                   indent=1))
-    return 1 if failed else 0
+    flagged = summary.near_copies(batch.copies)
+    unwritten = summary.write_report(options.report, incidents + flagged) \
+        if options.report else None  # first: nothing printed below can keep it from being written
+    summary.show(batch, incidents, flagged, time.monotonic() - started)
+    if unwritten:
+        print(unwritten)
+    return 1 if failed or batch.stage_failed or unwritten else 0
 
 
 if __name__ == "__main__":

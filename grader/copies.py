@@ -10,6 +10,8 @@ other student of the assignment, and each submitted function with the reference'
 (`course.exercises.reference` and the library functions it names); pairs at or above `THRESHOLD`
 come back as `Copy` records. A flag, not a grade: nothing here touches the gradebook, and short
 functions (fewer than `MIN_TOKENS` nodes, where any two correct answers look alike) are left out.
+`compare` also says what it could not compare (`Uncompared`: a cell too deep for Python's parser
+or too large, a notebook too deep to read), each for its own student: the rest is compared.
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ at or below 0.85; a renamed and reformatted copy scores 1.0)."""
 MIN_TOKENS = 100
 """Tokens a function needs before it is compared (about 10 lines): two correct three-liners look
 alike whoever wrote them."""
+MAX_TOKENS = 5_000
+"""Tokens of a cell's functions past which it is not compared (about 500 lines, five times the
+capstone's answer): difflib's time grows with the square of the length, for every pair."""
 _SKIPPED_FIELDS = {"returns", "annotation", "type_comment", "decorator_list"}
 _BUILTINS = set(dir(builtins))
 _KIT = tuple(str(folder) for folder in kit_folders())
@@ -54,15 +59,18 @@ class Copy:
 
 
 def tokens(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
-    """The function's normalised syntax tree, in pre-order, as a list of strings."""
+    """The function's normalised syntax tree, in pre-order, as a list of strings. The walk keeps
+    its own stack: an expression of any depth is read (Python's stack would not hold one of a
+    thousand terms)."""
     names: dict[str, str] = {}
 
     def name(text: str) -> str:
         return text if text in _BUILTINS else names.setdefault(text, f"v{len(names)}")
 
     found: list[str] = []
-
-    def visit(node: ast.AST) -> None:
+    pending: list[ast.AST] = [function]
+    while pending:
+        node = pending.pop()
         found.append(type(node).__name__)
         if isinstance(node, ast.Name):
             found.append(name(node.id))
@@ -75,18 +83,21 @@ def tokens(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
         elif isinstance(node, ast.Constant):
             short = not isinstance(node.value, str) or len(node.value) <= 20
             found.append(repr(node.value) if short else "str")
-        for field, value in ast.iter_fields(node):
-            if field in _SKIPPED_FIELDS:
-                continue
-            children = value if isinstance(value, list) else [value]
-            if field == "body" and _docstring(children):
-                children = children[1:]
-            for child in children:
-                if isinstance(child, ast.AST):
-                    visit(child)
-
-    visit(function)
+        pending += reversed(_children(node))  # the first child is visited next
     return found
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """A node's children in field order, without annotations, decorators and docstrings."""
+    children: list[ast.AST] = []
+    for field, value in ast.iter_fields(node):
+        if field in _SKIPPED_FIELDS:
+            continue
+        items = value if isinstance(value, list) else [value]
+        if field == "body" and _docstring(items):
+            items = items[1:]
+        children += [item for item in items if isinstance(item, ast.AST)]
+    return children
 
 
 def _docstring(body: list[Any]) -> bool:
@@ -95,13 +106,20 @@ def _docstring(body: list[Any]) -> bool:
         and isinstance(first.value.value, str)
 
 
+class TooDeep(Exception):
+    """A solution cell Python's parser cannot hold in memory (nesting thousands deep)."""
+
+
 def functions(source: str) -> dict[str, list[str]]:
     """Every function and method defined at the top of `source`, by (qualified) name; {} when it
-    does not parse (a cell with IPython magics or a syntax error is simply not compared)."""
+    does not parse (a cell with IPython magics or a syntax error is simply not compared). Raises
+    `TooDeep` when the parser gives up on its depth."""
     try:
         tree = ast.parse(textwrap.dedent(source))
     except (SyntaxError, ValueError):
         return {}
+    except (RecursionError, MemoryError) as exc:  # the parser's guards for its own stack
+        raise TooDeep(f"{type(exc).__name__} in Python's parser") from None
     found = {}
     for node in tree.body:
         members = [(node.name, node)] if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) \
@@ -185,26 +203,65 @@ def _solution_cells(notebook: dict[str, Any], released: dict[str, str]) -> dict[
     return found
 
 
+@dataclass(frozen=True)
+class Uncompared:
+    """A solution cell (or a whole notebook, `cell` empty) that could not be compared: `why`,
+    for the instructor to look at. It concerns `student` alone; the rest of the class is still
+    compared."""
+
+    assignment: str
+    cell: str
+    student: str
+    why: str
+
+
+@dataclass
+class Comparison:
+    """What `compare` found: the pairs for review, and what it could not compare."""
+
+    copies: list[Copy]
+    uncompared: list[Uncompared]
+
+
 def find(submissions: dict[tuple[str, str], dict[str, bytes]],
          definitions: dict[str, dict[str, Any]], *, threshold: float = THRESHOLD) -> list[Copy]:
     """Near-copies among `submissions` ((student, assignment) -> the submitted files), using
     the assignments' `definitions` (released cells, as `grader.course.definition` gives them)."""
+    return compare(submissions, definitions, threshold=threshold).copies
+
+
+def compare(submissions: dict[tuple[str, str], dict[str, bytes]],
+            definitions: dict[str, dict[str, Any]], *,
+            threshold: float = THRESHOLD) -> Comparison:
+    """`find`, and the cells it could not compare (too deep, too large, unreadable)."""
     reference = {name: found for name, found in reference_functions().items()
                  if len(found) >= MIN_TOKENS}
     cells: dict[tuple[str, str], dict[str, list[str]]] = {}  # (assignment, cell) -> student
-    copies = []
+    copies: list[Copy] = []
+    uncompared: list[Uncompared] = []
     for (student, assignment), files in sorted(submissions.items()):
         for notebook, released in definitions[assignment]["notebooks"].items():
-            data = files.get(f"{notebook}.ipynb")
-            sources = {c["name"]: c["source"] for c in released if c["solution"]}
             try:
-                changed = _solution_cells(json.loads(data), sources) if data else {}
-            except (ValueError, AttributeError, TypeError):
-                continue  # not a notebook nbgrader could read: there is nothing to compare
+                changed = _changed(files.get(f"{notebook}.ipynb"), released)
+            except (RecursionError, MemoryError) as exc:
+                uncompared.append(Uncompared(assignment, "", student, (
+                    f"{notebook}.ipynb is too deep to compare ({type(exc).__name__} reading "
+                    "its JSON)")))
+                continue
             for grade_id, source in changed.items():
-                mine = {k: v for k, v in functions(source).items() if len(v) >= MIN_TOKENS}
+                try:
+                    mine = _tokens(source)
+                except TooDeep as exc:
+                    uncompared.append(Uncompared(assignment, grade_id, student,
+                                                 f"too deep to compare ({exc})"))
+                    continue
+                if sum(map(len, mine.values())) > MAX_TOKENS:
+                    uncompared.append(Uncompared(assignment, grade_id, student, (
+                        f"too large to compare (more than {MAX_TOKENS:,} syntax nodes)")))
+                    continue
                 if mine:
-                    cells.setdefault((assignment, grade_id), {})[student] = sum(mine.values(), [])
+                    cells.setdefault((assignment, grade_id), {})[student] = list(
+                        itertools.chain.from_iterable(mine.values()))
                 for name, theirs in reference.items():
                     score = max((_alike(t, theirs, threshold) for t in mine.values()), default=0)
                     if score:
@@ -214,7 +271,23 @@ def find(submissions: dict[tuple[str, str], dict[str, bytes]],
         for (one, left), (other, right) in itertools.combinations(sorted(by_student.items()), 2):
             if score := _alike(left, right, threshold):
                 copies.append(Copy(assignment, grade_id, one, other, round(score, 3)))
-    return sorted(copies, key=lambda c: (c.assignment, c.cell, c.student, c.other))
+    return Comparison(sorted(copies, key=lambda c: (c.assignment, c.cell, c.student, c.other)),
+                      sorted(uncompared, key=astuple))
+
+
+def _changed(data: bytes | None, released: list[dict[str, Any]]) -> dict[str, str]:
+    """The solution cells a submitted notebook changed, by grade id ({} for a file that is not a
+    notebook nbgrader could read: there is nothing to compare)."""
+    sources = {c["name"]: c["source"] for c in released if c["solution"]}
+    try:
+        return _solution_cells(json.loads(data), sources) if data else {}
+    except (ValueError, AttributeError, TypeError):
+        return {}
+
+
+def _tokens(source: str) -> dict[str, list[str]]:
+    """A cell's functions long enough to compare, as token lists."""
+    return {name: found for name, found in functions(source).items() if len(found) >= MIN_TOKENS}
 
 
 def write_csv(copies: list[Copy], path: Path) -> None:

@@ -1,6 +1,6 @@
 """The IPython extension every graded kernel loads: it skips the cells that stopped this kernel
 before, logs each cell it runs (so the grader knows which cell to leave out when a kernel dies),
-and records what the student's code gave the checks in each test (`grader.evidence`).
+and records what the student's code gave the checks in each test (`grader.observers`).
 
 It guards nothing: the operating system contains the kernel (`grader.sandbox`), and the log is
 data from inside the sandbox, trusted only to choose which of this submission's own cells to skip
@@ -32,35 +32,70 @@ SKIPPED = ("The grader did not run this cell: when it ran before, it stopped the
 
 
 def digest(source: str) -> str:
-    r"""The short hash that names a cell in the progress log and in the skip lists.
+    r"""The short hash that names a cell in the progress log and in the skip lists. Comment and
+    blank lines before the code do not count: nbgrader puts a deleted test cell back with a
+    comment in front ("# This cell (id:...) was missing..."), and it is the same test.
 
     Example:
-        >>> digest("x = 1\n") == digest("x = 1")
+        >>> digest("x = 1\n") == digest("x = 1") == digest("# put back\n\nx = 1")
         True
     """
     import hashlib
 
-    return hashlib.sha1(source.rstrip("\n").encode()).hexdigest()[:16]
+    lines = source.rstrip("\n").split("\n")
+    while lines and (not lines[0].strip() or lines[0].lstrip().startswith("#")):
+        lines.pop(0)
+    return hashlib.sha1("\n".join(lines).encode()).hexdigest()[:16]
+
+
+def self_check(source: str) -> bool:
+    """Whether a cell only runs one of the checks a student runs on their own work,
+    `check.check_NAME(...)` with names and constants for arguments. A graded kernel has no
+    reference, so what it prints there means nothing: the kernel records what the student's
+    code gave it, as for a test, and the grading process runs the same call on that record, so
+    the graded notebook shows the check's true output.
+
+    Example:
+        >>> self_check("check.check_run_loop(run_loop)"), self_check("check.check_x(f())")
+        (True, False)
+    """
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    if len(tree.body) != 1 or not isinstance(tree.body[0], ast.Expr):
+        return False
+    call = tree.body[0].value
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name) and call.func.value.id == "check"
+            and call.func.attr.startswith("check_")):
+        return False
+    arguments = [*call.args, *(keyword.value for keyword in call.keywords)]
+    return all(keyword.arg for keyword in call.keywords) and \
+        all(isinstance(argument, ast.Name | ast.Constant) for argument in arguments)
 
 
 def _record_tests(ipython: Any, tests: frozenset[str], log: int) -> None:
-    """Around each test cell, record the student's side of the checks' calls into the log, as
-    `evidence DIGEST JSON` (the names the cell passes: the callables among them are the
-    student's objects the recorder watches for)."""
+    """Around each test cell and each self-check cell (`self_check`), record the student's side
+    of the checks' calls into the log, as `evidence DIGEST JSON` (the names the cell passes:
+    the callables among them are the student's objects the recorder watches for)."""
     import ast
     import types
 
     import course.exercises.grader_hook
-    from grader.evidence import Recorder
+    from grader.observers import Recorder
 
     recorder, running = Recorder(), []
     course.exercises.grader_hook.observer = recorder
+    course.exercises.grader_hook.recording = True
     write, dumps = os.write, json.dumps
 
     def before(info: Any) -> None:
         running[:] = []
         name = digest(info.raw_cell)
-        if name not in tests:
+        if name not in tests and not self_check(info.raw_cell):
             return
         try:
             used = {node.id for node in ast.walk(ast.parse(info.raw_cell))

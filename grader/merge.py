@@ -4,16 +4,16 @@
 nbgrader's own code: the student and the submission with its timestamp through the `Gradebook`
 API, then nbgrader's `SaveAutoGrades` preprocessor on each executed notebook (each test's score,
 "No response." comments) and, once the grader's caps are in, its `AssignLatePenalties`
-preprocessor (the course's late-submission plugin). What the grader adds: it caps each test at
-the grading process's score (`verdict`: a capped test gets an error output, a comment saying
-why, and its notebook a flag), removes hidden-test lines from outputs, and copies the autograded
-files into place.
+preprocessor (the course's late-submission plugin). What the grader adds: each test's score is
+the grading process's (`verdict`), which judged the kernel's record where no student code runs,
+and the test's output says what it found (a failed check's message); a test whose record was at
+fault is an incident, with a comment saying why and its notebook flagged; hidden-test lines are
+removed from outputs; and the autograded files are copied into place.
 `export` writes grades.csv with nbgrader's own CSV exporter. Nothing here runs student code.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import shutil
@@ -25,9 +25,9 @@ from typing import Any
 import nbformat
 from nbgrader.preprocessors import AssignLatePenalties, SaveAutoGrades
 
+from grader import annotate, hidden, outputs
 from grader.course import Course
 
-CAPPED = "GraderCapped"
 
 @dataclass
 class Incident:
@@ -80,8 +80,7 @@ class Merger:
                 self._merge(result)
         except Exception as exc:  # one odd notebook must not stop the class's merge
             self.gradebook.db.rollback()
-            self.incidents.append(Incident(result["student"], result["assignment"],
-                                           f"not recorded: {type(exc).__name__}: {exc}"))
+            self._unrecorded(result, exc)
 
     def _merge(self, result: dict[str, Any]) -> None:
         student, assignment = result["student"], result["assignment"]
@@ -110,11 +109,10 @@ class Merger:
                 continue
             cells = nbformat.reads(files[name].decode(), as_version=nbformat.NO_CONVERT)
             self._nbgrader(SaveAutoGrades, cells, notebook, assignment, student)
-            redacted = self._redact(cells, notebook, result)
-            if self._cap(cells, notebook, result, submission) or redacted:
-                files[name] = (json.dumps(cells, indent=1, sort_keys=True,
-                                          separators=(",", ": "), ensure_ascii=False)
-                               + "\n").encode()
+            judged = self._judge(cells, notebook, result, submission)
+            redacted = self._redact(cells, notebook, result)  # the judge's messages too
+            if judged or redacted:
+                files[name] = (nbformat.writes(cells) + "\n").encode()  # as nbgrader writes
             if result.get("skipped"):
                 self.gradebook.find_submission_notebook(notebook, assignment,
                                                         student).flagged = True
@@ -141,56 +139,62 @@ class Merger:
     # The grader's own additions --------------------------------------------------------------
 
     def _redact(self, notebook: dict[str, Any], name: str, result: dict[str, Any]) -> bool:
-        """Remove hidden test lines from every output (a submission can read its own tests from
-        the kernel's memory and print them later): feedback shows outputs. True if changed."""
-        hidden = hidden_lines(self.definitions[result["assignment"]]["notebooks"][name])
-        found = False
-        for cell in notebook.get("cells", []):
-            for output in cell.get("outputs", []):
-                for holder, key in _texts(output):
-                    text = holder[key]
-                    text = "".join(text) if isinstance(text, list) else text
-                    kept = [HIDDEN if line.strip() in hidden else line
-                            for line in text.splitlines(keepends=True)]
-                    if "".join(kept) != text:
-                        holder[key], found = "".join(kept), True
-        if found:
-            self.incidents.append(Incident(result["student"], result["assignment"],
-                                           "printed hidden test lines (removed)", name))
-            record = self.gradebook.find_submission_notebook(name, result["assignment"],
-                                                             result["student"])
-            record.flagged = True
-        return found
-
-    def _cap(self, notebook: dict[str, Any], name: str, result: dict[str, Any],
-             submission: Any) -> bool:
-        """Cap each test at the grading process's score; annotate what was capped. True if
-        changed."""
+        """Make every output safe to show on a page (feedback, formgrader): what could run in a
+        browser made inert (`outputs.sanitize`), and hidden test content removed, whole or in
+        part (a submission can read its own tests from the kernel's memory and print them
+        later). Each is an incident that flags the notebook. True if changed."""
         student, assignment = result["student"], result["assignment"]
-        scores = (result.get("verdict", {}).get(name) or {}).get("scores", {})
+        inert = outputs.sanitize(notebook)
+        tests = hidden.HiddenTests(self.definitions[assignment]["notebooks"][name])
+        printed = tests.redact(notebook)
+        if inert:
+            self.incidents.append(Incident(student, assignment, (
+                f"outputs that could run code in a browser were made inert: "
+                f"{', '.join(inert)}"), name))
+        if printed:
+            self.incidents.append(Incident(student, assignment,
+                                           "printed hidden test lines (removed)", name))
+        if inert or printed:
+            self.gradebook.find_submission_notebook(name, assignment, student).flagged = True
+        return bool(inert) or printed
+
+    def _judge(self, notebook: dict[str, Any], name: str, result: dict[str, Any],
+               submission: Any) -> bool:
+        """Give each test the grading process's score (the kernel's own run is the student's,
+        and a graded kernel has no reference to pass with), and make the test's output say what
+        that process found, so feedback shows the grade's reason. A test the record failed
+        (none, forged, not fitting the checks) is an incident and flags the notebook; a test
+        the kit failed asks for a grade by hand. True if the notebook changed."""
+        student, assignment = result["student"], result["assignment"]
+        verdict = result.get("verdict", {}).get(name) or {}
+        scores, printed = verdict.get("scores", {}), verdict.get("checks") or {}
         changed = False
         for cell in notebook.get("cells", []):
             meta = cell.get("metadata", {}).get("nbgrader", {})
+            if cell.get("cell_type") == "code" and not meta and printed:
+                changed = annotate.self_check_output(cell, printed) or changed
             if not meta.get("grade") or meta.get("solution") or cell.get("cell_type") != "code":
                 continue
             grade = self.gradebook.find_grade(meta["grade_id"], name, assignment, student)
             if grade.auto_score is None:
                 continue
-            found = scores.get(meta["grade_id"])
-            if found is None:
-                found = {"score": 0.0, "note": "the grading process did not grade this test; "
-                         "capped to 0 until someone looks"}
-            if found["score"] >= grade.auto_score:
-                continue
-            self.incidents.append(Incident(student, assignment, found["note"] or "", name,
-                                           meta["grade_id"], grade.auto_score, found["score"]))
+            found = scores.get(meta["grade_id"]) or {
+                "score": 0.0, "note": verdict.get("problem") or "the grading process did not "
+                "grade this test", "message": None}
+            kernel_score = grade.auto_score
             grade.auto_score = found["score"]
-            grade.needs_manual_grade = grade.manual_score is not None
-            cell.setdefault("outputs", []).append(_annotation(found, meta))
-            self._comment(notebook, cell, name, assignment, student, found, meta)
-            record = self.gradebook.find_submission_notebook(name, assignment, student)
-            record.flagged = True
-            changed = True
+            grade.needs_manual_grade = bool(found.get("kit_error")) or \
+                grade.manual_score is not None
+            outputs = [o for o in cell.get("outputs", []) if o.get("output_type") != "error"]
+            if found["score"] < float(meta.get("points") or 0):
+                outputs.append(annotate.verdict_output(found))
+            if outputs != cell.get("outputs", []):
+                cell["outputs"], changed = outputs, True
+            if found.get("note"):
+                self.incidents.append(Incident(student, assignment, found["note"], name,
+                                               meta["grade_id"], kernel_score, found["score"]))
+                self._comment(notebook, cell, name, assignment, student, found, meta)
+                self.gradebook.find_submission_notebook(name, assignment, student).flagged = True
         return changed
 
     def _comment(self, notebook: dict[str, Any], cell: dict[str, Any], name: str,
@@ -209,7 +213,7 @@ class Merger:
                                                           assignment, student)
                 except MissingEntry:
                     return
-                text = (f"Test {meta['grade_id']} was capped at {found['score']:g} by the "
+                text = (f"Test {meta['grade_id']} scored {found['score']:g} by the "
                         f"grader: {found['note']}")
                 comment.auto_comment = "\n".join(filter(None, [comment.auto_comment, text]))
                 return
@@ -223,6 +227,25 @@ class Merger:
                 grade.needs_manual_grade = True
         self.incidents.append(Incident(result["student"], result["assignment"],
                                        result.get("reason") or "could not be graded"))
+        self.gradebook.db.commit()
+
+    def _unrecorded(self, result: dict[str, Any], exc: Exception) -> None:
+        """A submission whose merge failed part way: nbgrader's preprocessors commit on their
+        own, so the kernel's scores may already stand in the gradebook; they are no grade (the
+        grading process's never came in), so they go to 0 for a grade by hand."""
+        student, assignment = result["student"], result["assignment"]
+        self.incidents.append(Incident(student, assignment, f"not recorded: "
+                                       f"{type(exc).__name__}: {exc}; graded 0 until someone "
+                                       f"looks"))
+        try:
+            submission = self.gradebook.find_submission(assignment, student)
+        except Exception:  # noqa: BLE001 (nothing was recorded, so nothing stands)
+            return
+        for notebook in submission.notebooks:
+            notebook.flagged = True
+            for grade in notebook.grades:
+                grade.auto_score = 0
+                grade.needs_manual_grade = True
         self.gradebook.db.commit()
 
     def _write(self, dest: Path, files: dict[str, bytes]) -> None:
@@ -240,41 +263,6 @@ class Merger:
             os.chmod(path, mode)
 
 
-HIDDEN = "[a hidden test line was removed by the grader]\n"
-
-
-def hidden_lines(cells: list[dict[str, Any]]) -> set[str]:
-    """The lines between nbgrader's hidden-test markers in the tests of one notebook."""
-    lines: set[str] = set()
-    for cell in cells:
-        inside = False
-        for line in (cell.get("source") or "").splitlines():
-            if "BEGIN HIDDEN TESTS" in line:
-                inside = True
-            elif "END HIDDEN TESTS" in line:
-                inside = False
-            elif inside and line.strip():
-                lines.add(line.strip())
-    return lines
-
-
-def _texts(output: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
-    """Where text lives in one output: a stream's text, each data type, an error's parts."""
-    found = [(output, key) for key in ("text", "evalue") if isinstance(output.get(key),
-                                                                        str | list)]
-    found += [(output["data"], key) for key in output.get("data", {})
-              if isinstance(output["data"][key], str | list)]
-    traceback = output.get("traceback")
-    if isinstance(traceback, list):
-        found += [(traceback, index) for index in range(len(traceback))]  # type: ignore[misc]
-    return found
-
-
-def _annotation(found: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
-    message = (f"the grader's own run of the checks scored this test {found['score']:g} of "
-               f"{meta.get('points', 0):g}: {found['note']}")
-    return {"output_type": "error", "ename": CAPPED, "evalue": message,
-            "traceback": [f"\x1b[0;31m{CAPPED}\x1b[0m: {message}"]}
 
 
 def export(course: Course, path: Path) -> list[tuple[str, str]]:

@@ -1,4 +1,4 @@
-"""Three small nbgrader preprocessors that keep an instructor's terminal and feedback honest.
+"""Small nbgrader plugins that keep an instructor's terminal, feedback and gradebook honest.
 
 `nbgrader_config.py` names them; each replaces or follows one of nbgrader's own and changes one
 thing, so what nbgrader does is otherwise untouched:
@@ -13,6 +13,12 @@ thing, so what nbgrader does is otherwise untouched:
   traitlets warns "Config option `display_data_priority` not recognized" on every run).
 - `WrapLongLines` adds one style rule to the feedback page so that a long check message (they end
   with the lesson to reread) wraps instead of hiding past the right edge.
+- `SanitizeOutputs` makes every output and markdown cell of a feedback page inert
+  (`grader.outputs.sanitize`: no script, event handler or `javascript:` link runs there).
+- `PlainAutograde` is the exporter of `nbgrader autograde` (nbconvert's notebook exporter), which
+  first refuses to start unless the kit's class grader runs it or the instructor allows it: plain
+  nbgrader, and formgrader's "Autograde" button, would run students' code unsandboxed as the
+  instructor and replace the grades the class grader gave.
 
 They do not grade, store or compute anything.
 """
@@ -22,12 +28,16 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from nbconvert.exporters import NotebookExporter
 from nbconvert.preprocessors import Preprocessor
 from nbformat import NotebookNode
 from nbgrader import utils
 from nbgrader.api import MissingEntry
+from nbgrader.converters.base import NbGraderException
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor, OverwriteCells
-from traitlets import List
+from traitlets import Bool, List
+
+from grader import outputs
 
 WRAP_CSS = "div.output_area pre, div.output_subarea pre { white-space: pre-wrap; " \
            "overflow-wrap: anywhere; }"
@@ -69,3 +79,35 @@ class WrapLongLines(Preprocessor):
     def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
         resources.setdefault("inlining", {}).setdefault("css", []).append(WRAP_CSS)
         return nb, resources
+
+
+class SanitizeOutputs(Preprocessor):
+    """Feedback: every output and markdown cell made inert, as the class grader writes them."""
+
+    def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
+        outputs.sanitize(nb)
+        return nb, resources
+
+
+REFUSAL = ("refusing to autograde: in this course students' code is graded by the kit's class "
+           "grader, in its sandbox. Run `python -m grader autograde ASSIGNMENT` (one student: "
+           "add `--student ID`) from the course directory. Plain `nbgrader autograde`, and "
+           "formgrader's Autograde button, would run the submissions unsandboxed, as you, and "
+           "replace the class grader's grades. Only for code you trust, pass "
+           "--PlainAutograde.allowed=True (or set c.PlainAutograde.allowed = True in "
+           "nbgrader_config.py).")
+
+
+class PlainAutograde(NotebookExporter):
+    """`nbgrader autograde`'s exporter, which refuses to be made unless `allowed`: nbgrader makes
+    it before it touches any folder or grade (an Autograde with --force removes the autograded
+    folder before its first preprocessor runs), so a refusal here changes nothing."""
+
+    allowed = Bool(False, help="Let plain nbgrader autograde (the class grader's shards set it; "
+                               "an instructor may, for code they trust)").tag(config=True)
+
+    def __init__(self, **kwargs: Any):
+        super().__init__(**kwargs)
+        if not self.allowed:
+            self.log.error(REFUSAL)
+            raise NbGraderException(REFUSAL)

@@ -5,23 +5,26 @@ the system), which uses unprivileged user namespaces. Inside, the kernel has:
 
 - no network: a network namespace of its own (only a loopback nobody else is on). It talks to its
   parent over unix sockets (jupyter_client's "ipc" transport, `KernelManager.ip` an absolute path
-  in a folder of the parent's own): that folder is the one host folder it may write to;
+  in a folder of the parent's own): the one host folder it may change, where Landlock lets it
+  make and remove sockets only and the watcher counts them (`confine`, `watcher`);
 - a file system it can read but not change: the system, Python and the `readable` paths (the
   checks), each at its usual place, and nothing else: no home folder, no other student, no
-  gradebook, no course source (`hidden` paths are covered even where a readable path holds them);
+  gradebook, no course source (`hidden` paths are covered even where a readable path holds them;
+  the root, /dev and the covers are remounted read-only);
 - a scratch folder of its own: its working folder (a copy of its submission) and /tmp, each a
   size-capped tmpfs, so filling them fills memory it was given, not the disk;
 - its own process tree: a pid namespace (it sees and signals only itself), killed whole when the
   grader goes (`--die-with-parent`); a seccomp filter (`seccomp`) refuses new processes (threads
   are allowed);
-- limits (setrlimit): address space, threads, file size, CPU time, no core dumps.
+- limits: threads (a pids cgroup of its own, else RLIMIT_NPROC), and (setrlimit) address space,
+  file size, CPU time, no core dumps; stdin, stdout and stderr of its own and no other
+  descriptor (`confine`).
 
-`python -I -S sandbox.py SETTINGS.json KERNEL_ARGV...` is the launcher a kernelspec names (see
-`kernelspec`): it runs outside the sandbox, from the kernel's working folder, builds the bwrap
-command and execs it, so jupyter_client manages bwrap as the kernel. It is a script, not an import:
-`-I` keeps the submission's folder off sys.path (a student's `grader/` must not run out here).
-Why a kernelspec and not a KernelManager subclass: nbgrader 0.9.6's Execute passes
-`kernel_manager_class` as an argument, which beats configuration.
+`python -I -S sandbox.py SETTINGS.json KERNEL_ARGV...` is the launcher a kernelspec names
+(`grader.kernelspec`): it runs outside the sandbox, from the kernel's working folder, builds the
+bwrap command and execs it, so jupyter_client manages bwrap as the kernel. It is a script, not an
+import: `-I` keeps the submission's folder off sys.path (a student's `grader/` must not run out
+here).
 
 It does not decide what is graded or how; it only contains. Elsewhere (macOS, Windows, Linux with
 user namespaces switched off) `unavailable()` says why, and the grader refuses to run without a
@@ -37,6 +40,7 @@ try:
 except ImportError:  # run as the launcher (python -I -S sandbox.py): the kit's folder, not cwd
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     from grader.seccomp import program as seccomp_program
+from grader import confine, watcher
 
 ENV_KEPT = ("PATH", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "TZ", "PYTHONPATH",
             "PYTHONHASHSEED", "JPY_SESSION_NAME", "MPLBACKEND", "PYDEVD_DISABLE_FILE_VALIDATION",
@@ -88,14 +92,18 @@ def unavailable(bwrap=None):
     if probe.returncode:
         return ("unprivileged user namespaces are not available (bwrap: "
                 f"{probe.stderr.strip() or probe.returncode})")
-    return None
+    return watcher.unbounded_threads()
 
 
-def settings(*, readable, hidden, limits=None, env=None, logs=None, bwrap=None):
+def settings(*, readable, hidden, limits=None, env=None, logs=None, bwrap=None, withheld=None,
+             ahead=None):
     """The launcher's settings: what a kernel may read besides the system and Python, what it must
     never see, its limits (see LIMITS) and variables to set. `logs`: a folder where each kernel
     may append to one file of its own, named after its folder (`STUDENT.ASSIGNMENT.log`, the
-    grader's cell log). Plain data, written to a file."""
+    grader's cell log). `withheld`: for each assignment, folders to mount over others for its
+    kernels (`grader.withhold`: the kit without that exercise's reference). `ahead`: a folder
+    holding, for each student, what was made ahead for their kernel (`STUDENT/`), mounted at
+    `AHEAD_MOUNT` for that student's kernels only. Plain data, written to a file."""
     unknown = set(limits or {}) - set(LIMITS)
     if unknown:
         raise ValueError(f"unknown sandbox limits {sorted(unknown)}; known: {sorted(LIMITS)}")
@@ -104,29 +112,27 @@ def settings(*, readable, hidden, limits=None, env=None, logs=None, bwrap=None):
                                                                          for p in readable}),
             "hidden": sorted(os.path.realpath(p) for p in hidden),
             "limits": {**LIMITS, **(limits or {})}, "env": dict(env or {}),
-            "logs": os.path.realpath(logs) if logs else None}
+            "logs": os.path.realpath(logs) if logs else None,
+            "withheld": {name: dict(folders) for name, folders in (withheld or {}).items()},
+            "ahead": os.path.realpath(ahead) if ahead else None}
 
 
-KERNEL = "import sys; sys.modules['debugpy'] = None; from ipykernel import kernelapp; " \
-    "kernelapp.launch_new_instance()"
-"""A graded kernel: ipykernel's own launcher (-P: the notebook's folder is not on sys.path, so a
-student's file cannot stand in for a module), without the debugger. Nobody attaches one to a
-graded kernel, and importing debugpy was a fifth of each kernel's start (0.08 CPU-seconds)."""
+AHEAD_MOUNT = "/grading/ahead"
+"""Where a kernel finds what the grader made ahead for its student (read-only)."""
 
 
-def kernelspec(folder, settings_file, *, python=None, name="python3"):
-    """Write a kernelspec `name` whose kernels start in the sandbox; return the folder to put
-    first on JUPYTER_PATH. Interrupts go as messages: a signal to bwrap would not reach the
-    kernel in its own session."""
-    python = python or sys.executable
-    spec = os.path.join(folder, "kernels", name)
-    os.makedirs(spec, exist_ok=True)
-    argv = [python, "-I", "-S", os.path.abspath(__file__), os.path.abspath(settings_file),
-            python, "-P", "-c", KERNEL, "-f", "{connection_file}"]
-    with open(os.path.join(spec, "kernel.json"), "w") as handle:
-        json.dump({"argv": argv, "display_name": "Python 3 (sandboxed)", "language": "python",
-                   "interrupt_mode": "message", "metadata": {"debugger": False}}, handle)
-    return folder
+def _per_kernel(config, cwd):
+    """bwrap arguments for this kernel alone, from its folder (.../STUDENT/ASSIGNMENT): the kit
+    with the assignment's reference withheld over the kit's own folders, and its student's
+    folder of things made ahead."""
+    student, assignment = os.path.realpath(cwd).rstrip("/").split("/")[-2:]
+    args = []
+    for real, copy in sorted((config.get("withheld") or {}).get(assignment, {}).items()):
+        args += ["--ro-bind", copy, real]
+    ahead = config.get("ahead")
+    if ahead and os.path.isdir(os.path.join(ahead, student)):
+        args += ["--ro-bind", os.path.join(ahead, student), AHEAD_MOUNT]
+    return args
 
 
 def command(config, argv, *, cwd, sockets=None, connection=None, fds=None):
@@ -154,15 +160,18 @@ def command(config, argv, *, cwd, sockets=None, connection=None, fds=None):
     for path in config["hidden"]:
         if any(_within(path, root) for root in readable + list(SYSTEM)):
             args += ["--tmpfs", path] if os.path.isdir(path) else ["--ro-bind", "/dev/null", path]
+    args += _per_kernel(config, cwd)
     args += ["--size", disk, "--tmpfs", cwd]
     args += _copies(cwd, fds, limits)
     if sockets:
-        args += ["--bind", sockets, sockets, "--ro-bind", connection, connection]
+        args += confine.ipc(sockets, connection, fds)
     if config.get("logs"):
         log = log_file(config["logs"], cwd)
         with open(log, "ab"):
             pass
         args += ["--bind", log, log]
+    args += ["--ro-bind", confine.__file__, confine.__file__]  # the step that starts the kernel
+    args += confine.read_only(args, keep=(cwd, "/tmp"))
     args += ["--chdir", cwd, "--clearenv"]
     env = {name: os.environ[name] for name in ENV_KEPT if name in os.environ}
     env.update({"HOME": "/tmp", "TMPDIR": "/tmp", "MPLCONFIGDIR": "/tmp", **config["env"]})
@@ -172,7 +181,10 @@ def command(config, argv, *, cwd, sockets=None, connection=None, fds=None):
     os.write(write, seccomp_program())
     os.close(write)
     fds.append(read)
-    return [*args, "--seccomp", str(read), "--", *argv]
+    files = [log_file(config["logs"], cwd)] if config.get("logs") else []
+    step = confine.step(sys.executable, scratch=[cwd, "/tmp"], files=files,
+                        sockets=confine.SOCKETS if sockets else None)
+    return [*args, "--seccomp", str(read), "--", *step, *argv]
 
 
 def log_file(folder, cwd):
@@ -207,14 +219,15 @@ def _copies(folder, fds, limits):
     return args
 
 
-def _rlimits(limits):
-    """Limits the sandbox inherits. RLIMIT_NPROC counts per user in each user namespace, and the
-    kernel exempts the host's root from it: there the seccomp filter is what stops forks."""
+def _rlimits(limits, *, cgroup):
+    """Limits the sandbox inherits. Threads: its pids `cgroup` where there is one (`watcher`
+    says why), else RLIMIT_NPROC, which counts all of a user's processes and exempts root; the
+    seccomp filter is what stops forks."""
     import resource
 
     mb = 1024 * 1024
     for which, value in ((resource.RLIMIT_AS, limits["memory_mb"] * mb),
-                         (resource.RLIMIT_NPROC, limits["threads"]),
+                         (resource.RLIMIT_NPROC, 0 if cgroup else limits["threads"]),
                          (resource.RLIMIT_FSIZE, limits["file_mb"] * mb),
                          (resource.RLIMIT_NOFILE, limits["files"]),
                          (resource.RLIMIT_CORE, 0)):
@@ -231,7 +244,8 @@ def launch(settings_file, argv):
     with open(settings_file) as handle:
         config = json.load(handle)
     if argv[:1] == ["--"]:
-        _exec(config, command(config, argv[1:], cwd=os.getcwd(), fds=(fds := [])), fds)
+        _exec(config, command(config, argv[1:], cwd=os.getcwd(), fds=(fds := [])), fds,
+              sockets=None)
     if "-f" not in argv[:-1]:
         raise SystemExit(f"sandbox launcher: no '-f CONNECTION_FILE' in {argv}")
     connection = os.path.abspath(argv[argv.index("-f") + 1])
@@ -252,13 +266,22 @@ def launch(settings_file, argv):
     fds = []
     args = command(config, argv, cwd=os.getcwd(), sockets=sockets, connection=connection,
                    fds=fds)
-    _exec(config, args, fds)
+    _exec(config, args, fds, sockets=sockets)
 
 
-def _exec(config, args, fds):
+def _exec(config, args, fds, *, sockets):
+    """Exec bwrap in its pids cgroup, watched (`watcher`), holding only what it needs: a kernel
+    gets its stdio from `confine.handover` (bwrap and its reaper keep what they inherit, and the
+    kernel could read it through /proc/1/fd); a command on stdio (`--`) keeps its own."""
+    cwd = os.getcwd()
+    cgroup = watcher.start(threads=config["limits"]["threads"], sockets=sockets,
+                           name="/".join(cwd.rstrip("/").split("/")[-2:]))
+    if sockets:
+        logs = config.get("logs")
+        confine.handover(log_file(logs, cwd)[:-len(".log")] + ".out" if logs else os.devnull)
     for fd in fds:
         os.set_inheritable(fd, True)
-    _rlimits(config["limits"])
+    _rlimits(config["limits"], cgroup=cgroup)
     os.execve(args[0], args, {})  # bwrap's reaper (pid 1 inside) shows its environment in /proc
 
 

@@ -27,13 +27,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from course.exercises.capstone.scenario_variants import AHEAD
 from course.exercises.ownwork import kit_folders
-from grader import sandbox
+from grader import ahead as made_ahead
+from grader import judge, kernelspec, sandbox, withhold
 from grader.kernel_log import ENV, digest
 from offline.cassettes import CASSETTES
-
-OUTPUT_LIMIT = 100_000
-"""Characters kept of any one output in an autograded notebook (a gigantic print is cut)."""
 
 SETTINGS = '''
 # Added by grader.shard for one shard: this scratch course, its kernels' cell log, and ipc (a
@@ -41,6 +40,7 @@ SETTINGS = '''
 c.CourseDirectory.root = {root!r}
 c.CourseDirectory.db_url = {db!r}
 c.CourseDirectory.student_id = "*"
+c.PlainAutograde.allowed = True  # the class grader's own run: every kernel is sandboxed
 _ours = ["--HistoryManager.hist_file=:memory:",
          "--IPKernelApp.extensions=grader.kernel_log"]
 _theirs = c.Execute.extra_arguments if isinstance(c.Execute.extra_arguments, list) else []
@@ -62,6 +62,13 @@ def _autograded(**submission):
 c.Autograde.post_convert_hook = _autograded
 '''
 
+BOUNDS = '''
+# Added by grader.shard: nbgrader's Execute, bounded (grader/bounded.py): the grading
+# process keeps at most so much of a notebook's output and takes no gigantic message.
+from grader.bounded import bounded_steps as _bounded_steps
+c.Autograde.autograde_preprocessors = _bounded_steps(c.Autograde)
+'''
+"""More of the shard's config: its nbgrader runs `BoundedExecute` in Execute's place."""
 
 AUTOGRADED = ".autograded"
 """The file nbgrader's post-convert hook appends to, a line per submission: the shard's progress."""
@@ -91,22 +98,28 @@ def _environment(scratch: Path, policy: dict[str, Any]) -> dict[str, str]:
     return env
 
 
-def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any]) -> dict[str, Path]:
+def _sandbox(scratch: Path, env: dict[str, str], payload: dict[str, Any],
+             ahead: Path) -> dict[str, Path]:
     """Sandbox settings for the shard's kernels and grading process, and the python3 kernelspec
-    on the launcher: each sees the checks, the (scrubbed) cassettes, nothing of the course."""
+    on the launcher: each sees the checks, the (scrubbed) cassettes, nothing of the course. A
+    kernel sees the kit without its assignment's reference (`withhold`) and what was made
+    ahead for its own student; the grading process sees the whole kit and all made ahead."""
     reason = sandbox.unavailable()
     if reason:
         raise RuntimeError(f"cannot sandbox graded code on {socket.gethostname()}: {reason}")
     common = {"readable": [*kit_folders(), Path(__file__).parent, CASSETTES],
               "hidden": [scratch, *payload.get("private", [])],
-              "limits": {"memory_mb": payload.get("memory_mb") or 0}, "env": {ENV: env[ENV]}}
+              "limits": {"memory_mb": payload.get("memory_mb") or 0}}
+    kernels = {ENV: env[ENV], AHEAD: sandbox.AHEAD_MOUNT}
+    withheld = {name: withhold.binds(name) for name in payload["definitions"]}
     _compiled(env["PYTHONPATH"])
     paths = {"kernel": scratch / "sandbox-kernel.json",
              "verdict": scratch / "sandbox-verdict.json"}
-    paths["kernel"].write_text(json.dumps(sandbox.settings(**common,
-                                                           logs=scratch / ".progress")))
-    paths["verdict"].write_text(json.dumps(sandbox.settings(**common)))
-    specs = sandbox.kernelspec(str(scratch / ".jupyter"), paths["kernel"])
+    paths["kernel"].write_text(json.dumps(sandbox.settings(
+        **common, env=kernels, logs=scratch / ".progress", withheld=withheld, ahead=ahead)))
+    paths["verdict"].write_text(json.dumps(sandbox.settings(
+        **common | {"readable": [*common["readable"], ahead]}, env={ENV: env[ENV]})))
+    specs = kernelspec.write(str(scratch / ".jupyter"), paths["kernel"])
     env["JUPYTER_PATH"] = os.pathsep.join(filter(None, [specs, env.get("JUPYTER_PATH")]))
     return paths
 
@@ -128,6 +141,7 @@ def _write_course(scratch: Path, payload: dict[str, Any]) -> None:
     dirs = payload["dirs"]
     extra = SETTINGS.format(root=str(scratch), db=f"sqlite:///{scratch / 'gradebook.db'}",
                             done=str(scratch / AUTOGRADED), sockets=str(scratch / ".k" / "k"))
+    extra += BOUNDS
     if payload.get("timeout"):
         extra += f"c.Execute.timeout = {int(payload['timeout'])}\n"
     (scratch / "nbgrader_config.py").write_text(payload["config"] + "\n" + extra)
@@ -168,78 +182,16 @@ def _run(command: list[str], cwd: Path, env: dict[str, str], log: Path, seconds:
     return process.returncode, False
 
 
-def _verdict_job(scratch: Path, payload: dict[str, Any]) -> dict[str, Any]:
-    """The grading process's job: per notebook, the gradebook's cells and what each test's
-    kernel recorded (`evidence DIGEST JSON` lines of its cell log, the JSON left unread here)."""
-    notebooks = []
-    for item in payload["submissions"]:
-        student, assignment = item["student"], item["assignment"]
-        log = scratch / ".progress" / f"{student}.{assignment}.log"
-        records = {}
-        for line in log.read_bytes().splitlines() if log.exists() else []:
-            if line.startswith(b"evidence "):
-                _, key, text = line.decode(errors="replace").split(" ", 2)
-                records[key] = text
-        for name, cells in payload["definitions"][assignment]["notebooks"].items():
-            notebooks.append({"key": f"{student}/{assignment}/{name}", "student": student,
-                              "assignment": assignment, "cells": cells, "evidence": records})
-    return {"notebooks": notebooks}
-
-
-def _verdict(scratch: Path, job: dict[str, Any], env: dict[str, str], settings: Path | None,
-             seconds: float) -> dict[str, Any]:
-    """Run the grading process (in its sandbox unless `settings` is None: the job on stdin, the
-    scores on stdout); if it fails or runs out of time, no submission gets a score."""
-    command = [sys.executable, "-P", "-m", "grader.verdict"]
-    if settings is not None:
-        command = [sys.executable, "-I", "-S", sandbox.__file__, str(settings), "--", *command]
-    (scratch / ".verdict").mkdir()
-    with open(scratch / "verdict.log", "ab") as log:
-        process = subprocess.Popen(command, cwd=scratch / ".verdict", env=env,
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
-                                   start_new_session=True)
-    _RUNNING.add(process.pid)
-    try:
-        out, _ = process.communicate(json.dumps(job).encode(), timeout=max(60.0, seconds))
-        return json.loads(out or b"{}")
-    except (subprocess.TimeoutExpired, ValueError):
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        return {}
-    finally:
-        _RUNNING.discard(process.pid)
-
-
 def _collect(folder: Path) -> dict[str, bytes]:
-    """The autograded files (regular files only; the kernel's temp folder left out), with any
-    gigantic output cut."""
+    """The autograded files (regular files only; the kernel's temp folder left out). Their
+    outputs were bounded as they arrived (`BoundedExecute`)."""
     files = {}
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder)
         if relative.parts[0] == ".tmp" or not path.is_file() or path.is_symlink():
             continue
-        data = path.read_bytes()
-        files[str(relative)] = _cut(data) if path.suffix == ".ipynb" else data
+        files[str(relative)] = path.read_bytes()
     return files
-
-
-def _cut(data: bytes) -> bytes:
-    notebook = json.loads(data)
-    cut = False
-    for cell in notebook.get("cells", []):
-        for output in cell.get("outputs", []):
-            for holder, key in [(output, "text"), *[(output.get("data", {}), k)
-                                                    for k in output.get("data", {})]]:
-                text = holder.get(key)
-                text = "".join(text) if isinstance(text, list) else text
-                if isinstance(text, str) and len(text) > OUTPUT_LIMIT:
-                    holder[key] = text[:OUTPUT_LIMIT] + "\n... output cut by the batch grader ...\n"
-                    cut = True
-    if not cut:
-        return data
-    text = json.dumps(notebook, indent=1, sort_keys=True, separators=(",", ": "),
-                      ensure_ascii=False)
-    return (text + "\n").encode()
 
 
 def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None = None
@@ -247,6 +199,7 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
     """Grade one shard; `progress(n)` is called with the number of submissions done so far."""
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="grade-shard-", dir=payload.get("scratch")))
+    ahead = Path(tempfile.mkdtemp(prefix="grade-ahead-", dir=payload.get("scratch")))
     try:
         _write_course(scratch, payload)
         tests = sorted({digest(cell["source"]) for definition in payload["definitions"].values()
@@ -257,7 +210,8 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
         (scratch / ".progress").mkdir()
         (scratch / ".k").mkdir(mode=0o700)
         env = _environment(scratch, policy)
-        boxes = _sandbox(scratch, env, payload) if payload.get("sandbox", True) else {}
+        made_ahead.record(ahead, payload)
+        boxes = _sandbox(scratch, env, payload, ahead) if payload.get("sandbox", True) else {}
         log, done = scratch / "autograde.log", scratch / AUTOGRADED
 
         def tick() -> None:
@@ -268,8 +222,9 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
         code, timed_out = _run([nbgrader, "autograde", "*", "--force"], scratch, env, log,
                                payload["deadline"], tick)
         tick()
-        scores = _verdict(scratch, _verdict_job(scratch, payload), env, boxes.get("verdict"),
-                          payload["deadline"] - (time.monotonic() - started))
+        scores = judge.run(judge.job(scratch, payload, ahead), scratch=scratch, env=env,
+                           settings=boxes.get("verdict"), running=_RUNNING,
+                           seconds=payload["deadline"] - (time.monotonic() - started))
         return {"submissions": _results(scratch, payload, scores), "exit": code,
                 "worker": f"{socket.gethostname()}:{os.getpid()}",
                 "timed_out": timed_out, "log": log.read_text(errors="replace")[-20_000:],
@@ -277,8 +232,8 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
                 if (scratch / "verdict.log").exists() else "",
                 "seconds": time.monotonic() - started}
     finally:
-        if not payload.get("keep"):
             shutil.rmtree(scratch, ignore_errors=True)
+            shutil.rmtree(ahead, ignore_errors=True)
 
 
 def _results(scratch: Path, payload: dict[str, Any], scores: dict[str, Any]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -133,9 +134,18 @@ def recorder(record_mode: str) -> Any:
     return recorder
 
 
-def use(path: Path, *, record_mode: str) -> Any:
-    """The cassette at `path` as a context manager: `recorder(record_mode).use_cassette(path)`."""
-    return recorder(record_mode).use_cassette(str(path))
+_VCRPY = threading.RLock()
+"""Held while a vcrpy cassette is in use: vcrpy patches httpx for the whole process, so a
+cassette open in one thread also records every other thread's requests (the class grader
+records students' variants in several threads at once)."""
+
+
+@contextlib.contextmanager
+def use(path: Path, *, record_mode: str) -> Iterator[Any]:
+    """The cassette at `path` as a context manager: `recorder(record_mode).use_cassette(path)`,
+    one at a time in a process."""
+    with _VCRPY, recorder(record_mode).use_cassette(str(path)) as cassette:
+        yield cassette
 
 
 def load_interactions(provider: str, scenario: str, *, directory: Path = CASSETTES

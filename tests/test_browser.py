@@ -6,8 +6,10 @@ holding copies of lessons/, exercises/ and solutions/; each test opens its page 
 of its own. Drives Debian's headless Chromium with Playwright: the
 file browser shows the lessons and the exercises, an exercise opens from it, no instructor tool
 is on screen, lesson 2 runs through Run > Run All Cells with its transcript stepper (CSS class
-`alk-transcript`) rendering and stepping, and no cell writing an error, and a lesson whose
-your-turn cell holds a wrong piece shows the check's first divergence. Screenshots go to
+`alk-transcript`) rendering and stepping, and no cell writing an error, a lesson whose
+your-turn cell holds a wrong piece shows the check's first divergence, and the feedback page of
+a notebook whose outputs carry scripts (the hostile corpus's scripts_in_outputs) runs none of
+them, where the same page unsanitised runs each. Screenshots go to
 test-artifacts/. Every wait is bounded. Skipped, saying why, when /usr/bin/chromium is absent
 (`make test` installs it where it can).
 """
@@ -15,6 +17,7 @@ test-artifacts/. Every wait is bounded. Skipped, saying why, when /usr/bin/chrom
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import os
 import re
@@ -231,9 +234,6 @@ def test_a_lesson_runs_in_jupyterlab_and_the_stepper_renders(lab):
 def feedback_page(path: Path, message: str) -> Path:
     """A feedback page as `nbgrader generate_feedback` writes it (its template and CSS, and the
     preprocessors nbgrader_config.py names) for one failed graded cell showing `message`."""
-    import nbformat
-    import nbgrader
-    from nbconvert.exporters import HTMLExporter
     from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 
     from grader.nbgrader_plugins import WrapLongLines
@@ -244,6 +244,16 @@ def feedback_page(path: Path, message: str) -> Path:
     cell.outputs = [nbformat.v4.new_output("error", ename="CheckFailed", evalue=message,
                                            traceback=[message])]
     notebook = nbformat.v4.new_notebook(cells=[cell])
+    assert "grader.nbgrader_plugins.WrapLongLines" in (ROOT / "nbgrader_config.py").read_text()
+    return render_feedback(notebook, path, [CSSHTMLHeaderPreprocessor(), WrapLongLines()])
+
+
+def render_feedback(notebook: Any, path: Path, steps: list[Any]) -> Path:
+    """`notebook` as nbgrader's feedback page (its template and CSS), after the preprocessors
+    `steps` (as nbgrader registers them), written to `path`."""
+    import nbgrader
+    from nbconvert.exporters import HTMLExporter
+
     templates = Path(nbgrader.__file__).parent / "server_extensions" / "formgrader"
     exporter = HTMLExporter(template_name="feedback",
                             extra_template_basedirs=[str(templates / "templates")],
@@ -251,10 +261,9 @@ def feedback_page(path: Path, message: str) -> Path:
                                                       "bootstrap" / "dist" / "css")])
     resources = {"nbgrader": {"notebook": "02_early_exit", "score": 0, "max_score": 2,
                               "late_penalty": 0}, "config_dir": str(path.parent)}
-    for step in (CSSHTMLHeaderPreprocessor(), WrapLongLines()):  # as nbgrader registers them
+    for step in steps:
         exporter.register_preprocessor(step, enabled=True)
     body, _ = exporter.from_notebook_node(notebook, resources=resources)
-    assert "grader.nbgrader_plugins.WrapLongLines" in (ROOT / "nbgrader_config.py").read_text()
     path.write_text(body)
     return path
 
@@ -299,3 +308,45 @@ def test_a_wrong_piece_shows_its_first_divergence_in_the_lesson(lab):
         page.screenshot(path=str(ARTIFACTS / "browser_wrong_piece.png"))
     assert "reference:" in text and "yours:" in text and "Reread" in text, text
     assert "message 0" in text, text  # the first divergence: what the model was sent first
+
+
+def scripts_that_ran(page: Any, url: str) -> set[str]:
+    """The payloads of tests/classgrader/hostile/scripts_in_outputs.py that ran in the page at
+    `url` (each pushes its name onto `window.pwned`): on load, and on a click of each link, one
+    link per visit (a link may leave the page, and what ran with it)."""
+    page.goto(url)
+    page.wait_for_timeout(500)  # onload and onerror handlers, the iframe
+    ran = set(page.evaluate("() => window.pwned || []"))
+    for link in range(page.locator("a[href]").count()):
+        page.goto(url)
+        page.evaluate(f"() => document.querySelectorAll('a[href]')[{link}].click()")
+        page.wait_for_timeout(300)
+        with contextlib.suppress(Exception):  # the link left the page: nothing ran there
+            ran |= set(page.evaluate("() => window.pwned || []"))
+    return ran
+
+
+@browser_test
+def test_no_script_in_a_students_outputs_runs_in_the_feedback_page(tmp_path):
+    from classgrader.hostile import scripts_in_outputs as attack
+    from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
+
+    from grader.nbgrader_plugins import SanitizeOutputs
+
+    cell = nbformat.v4.new_code_cell("show_everything()")
+    cell.outputs = [nbformat.v4.new_output("display_data", data=data, metadata=metadata)
+                    for _, data, metadata in attack.PAYLOADS]
+    notebook = nbformat.v4.new_notebook(cells=[cell, nbformat.v4.new_markdown_cell(
+        attack.MARKDOWN)])
+    raw = render_feedback(copy.deepcopy(notebook), tmp_path / "raw.html",
+                          [CSSHTMLHeaderPreprocessor()])
+    safe = render_feedback(notebook, tmp_path / "feedback.html",
+                           [SanitizeOutputs(), CSSHTMLHeaderPreprocessor()])
+    assert "grader.nbgrader_plugins.SanitizeOutputs" in (ROOT / "nbgrader_config.py").read_text()
+    with browser_page() as page:
+        live, ran = scripts_that_ran(page, raw.as_uri()), scripts_that_ran(page, safe.as_uri())
+    # The page is nbconvert's classic one, offline: an SVG shows as an image there (no script of
+    # its runs) and a JavaScript output needs jQuery from a CDN. JupyterLab runs both.
+    offline = {name for name, _, _ in attack.PAYLOADS} - {"svg-script", "application-javascript"}
+    assert live == offline | {"markdown-cell", "markdown-cell-link"}  # unsanitised, they run
+    assert ran == set()

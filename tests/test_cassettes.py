@@ -208,6 +208,21 @@ def test_recording_refuses_to_overwrite_and_regenerates_byte_identical(tmp_path)
     assert (tmp_path / "manifest.json").read_bytes() == before
 
 
+def test_recordings_made_in_several_threads_at_once_hold_only_their_own_exchanges(tmp_path):
+    # vcrpy patches httpx for the whole process: the class grader records students' variants
+    # in one thread per shard, and a cassette open in one thread must not take in another's.
+    from concurrent.futures import ThreadPoolExecutor
+
+    jobs = [(provider, scenario, tmp_path / f"{provider}-{scenario}-{n}")
+            for n in range(3) for provider in ("openai_chat", "anthropic")
+            for scenario in ("two_cities", "refund_doom_loop")]
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda job: record.record(job[0], job[1], directory=job[2]), jobs))
+    for provider, scenario, folder in jobs:
+        fresh = replay.cassette_path(provider, scenario, directory=folder).read_bytes()
+        assert fresh == replay.cassette_path(provider, scenario).read_bytes(), folder.name
+
+
 def test_pure_python_yaml_writes_the_same_bytes_as_libyaml():
     class Plain(yaml.SafeDumper):  # what a machine without libyaml writes with
         pass

@@ -1,4 +1,4 @@
-"""The three nbgrader preprocessors of nbgrader_config.py each change the one thing they say."""
+"""The nbgrader plugins of nbgrader_config.py each change the one thing they say."""
 
 from __future__ import annotations
 
@@ -12,9 +12,12 @@ from nbgrader.api import MissingEntry
 from traitlets.config import Config
 
 from grader.nbgrader_plugins import (
+    REFUSAL,
     WRAP_CSS,
     ClearHiddenTestsInFeedback,
+    PlainAutograde,
     RestoreLockedCells,
+    SanitizeOutputs,
     _released,
 )
 
@@ -92,3 +95,32 @@ def test_feedback_pages_wrap_long_lines():
                                               {"inlining": {"css": ["body {}"]}})
     assert resources["inlining"]["css"] == ["body {}", WRAP_CSS]
     assert "pre-wrap" in WRAP_CSS
+
+
+def test_feedback_pages_hold_no_live_script():
+    cell = nbformat.v4.new_code_cell("show()")
+    cell.outputs = [nbformat.v4.new_output("display_data", data={
+        "text/html": "<b>kept</b><script>alert(1)</script>", "application/javascript": "x"})]
+    notebook, _ = SanitizeOutputs().preprocess(nbformat.v4.new_notebook(cells=[cell]), {})
+    assert notebook.cells[0].outputs[0].data == {
+        "text/html": "<b>kept</b>&lt;script&gt;alert(1)&lt;/script&gt;"}
+
+
+def test_plain_autograde_refuses_unless_allowed(caplog):
+    from nbgrader.converters.base import NbGraderException
+
+    with caplog.at_level(logging.ERROR), pytest.raises(NbGraderException, match="refusing"):
+        PlainAutograde()
+    assert [r.getMessage() for r in caplog.records] == [REFUSAL]
+    assert "python -m grader autograde" in REFUSAL and "--PlainAutograde.allowed=True" in REFUSAL
+    assert PlainAutograde(config=Config({"PlainAutograde": {"allowed": True}})).file_extension \
+        == ".ipynb"  # nbconvert's notebook exporter, as nbgrader autograde uses it
+
+
+def test_the_course_config_turns_plain_autograde_off_and_sanitises_feedback():
+    from pathlib import Path
+
+    config = (Path(__file__).resolve().parents[1] / "nbgrader_config.py").read_text()
+    assert 'c.Autograde.exporter_class = "grader.nbgrader_plugins.PlainAutograde"' in config
+    assert "PlainAutograde.allowed" not in config.replace("--PlainAutograde.allowed", "")
+    assert '"grader.nbgrader_plugins.SanitizeOutputs"' in config

@@ -15,7 +15,10 @@ to minimal tracebacks (see `report.hide_sources_when_autograding`): no feedback 
 hidden test.
 """
 
+import ast
 import importlib
+import pkgutil
+from pathlib import Path
 from types import ModuleType
 
 from course.exercises.report import hide_sources_when_autograding
@@ -30,6 +33,34 @@ CHECK_MODULES = {
 """Each exercise (assignment and notebook name) and the sub-package holding its checks. They are
 imported when first used: a lesson that only needs `report` stays light, and exercises 1 to 4 do
 not pay for the capstone's replay machinery."""
+
+def _lesson_pieces() -> tuple[str, ...]:
+    """The reference of every lesson piece: each `Piece(..., reference=f)` of course.practice's
+    lesson modules whose `f` is defined there (a piece whose reference is the library's own,
+    `select_recent` say, is the library's business), read from the source, importing nothing."""
+    folder = Path(__file__).resolve().parent.parent / "practice"
+    found = []
+    for module in pkgutil.iter_modules([str(folder)]):
+        if not module.name.startswith("lesson"):
+            continue
+        tree = ast.parse((folder / f"{module.name}.py").read_text())
+        defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Piece":
+                found += [f"course.practice.{module.name}.{keyword.value.id}"
+                          for keyword in node.keywords if keyword.arg == "reference"
+                          and getattr(keyword.value, "id", None) in defined]
+    return tuple(found)
+
+
+WITHHELD = (
+    "course.exercises.reference",
+    *_lesson_pieces(),
+)
+"""What no graded kernel gets, whatever the exercise (the class grader's `grader.withhold`
+replaces each function of these with one that raises): the dict-form reference of every graded
+function, and the reference of every lesson piece (`course.practice`). Each exercise's sub-package adds its own `WITHHELD`:
+the library functions that are the reference for what it grades."""
 
 hide_sources_when_autograding()
 

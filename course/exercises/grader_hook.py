@@ -4,7 +4,7 @@ student code, marked so that the grader can stand at each one.
 `observed` marks such a function: `call` (every run of student code), the early-exit runs, the
 capstone's plays and the checks that a submission does its own work (`ownwork`). For a student,
 a lesson or a test, `observer` is None and a marked function simply runs. The class grader
-(`grader.evidence`) sets `observer`: in the graded notebook it records what each call returned,
+(`grader.observers`) sets `observer`: in the graded notebook it records what each call returned,
 and in the process that grades, which runs no student code, it hands that record back instead.
 Nothing here decides a score.
 """
@@ -18,7 +18,11 @@ from typing import Any
 from course import compare
 
 observer: Callable[..., Any] | None = None
-"""The class grader's hook (`grader.evidence`): None for students and tests."""
+"""The class grader's hook (`grader.observers`): None for students and tests."""
+recording = False
+"""True in a graded kernel, where the observer only records: there a check's verdict counts for
+nothing (the kernel has no reference to compare with), so `report.checked` lets every check of a
+test cell run to its end and record, and the grading process judges them all."""
 
 
 def observed(function: Callable[..., Any]) -> Callable[..., Any]:

@@ -1,4 +1,4 @@
-"""Catch a submission that hands the exercise back to the reference implementation.
+"""Tell a student at once when their function hands the exercise back to the reference.
 
 The reference lives in the kit's packages the student imports (`KIT_PACKAGES`), so two checks run
 on every graded function: an identity check (the object, once unwrapped, comes from a kit module
@@ -6,8 +6,11 @@ or shares a reference function's code: a plain `from harness.cost import cumulat
 caught here) and a watch while the student's code runs (a profile hook records every call into a
 reference module, however the reference was reached; for code that runs long, such as the
 capstone's replays, a `Tripwire` swaps the reference functions for one that refuses instead, at no
-cost per call). Either one scores the cell 0 with a message that says why. This module does not
-judge whether the student's own code is right.
+cost per call). Either one fails the check with a message that says why. These run where the
+student works (a lesson, the formative cells, `nbgrader validate`), to say so early. They are no
+defence under the class grader, where the student's kernel could switch them off: there the
+graded kernel has no reference at all (`grader.withhold`) and the grade is decided outside it.
+This module does not judge whether the student's own code is right.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from course.compare import TIMEOUTS
+from course.exercises import grader_hook
 from course.exercises.report import CheckFailed
-from course.exercises.grader_hook import observed
 
 _codes_cache: dict[str, dict[types.CodeType, str]] = {}
 
@@ -107,6 +111,8 @@ class Watch:
             self.codes.update(_codes_of(module))
         self.hits: list[str] = []
         self.switched_off = False
+        self._timeouts = 0
+        self._on = False
         self._previous: Any = None
         self._previous_threads: Any = None
 
@@ -117,6 +123,10 @@ class Watch:
                 self.hits.append(name)
 
     def __enter__(self) -> Watch:
+        self._on = not grader_hook.recording  # a graded kernel has no reference to watch for
+        if not self._on:
+            return self
+        self._timeouts = TIMEOUTS[0]
         self._previous, self._previous_threads = sys.getprofile(), threading.getprofile()
         sys.setprofile(self._hook)
         threading.setprofile(self._hook)
@@ -124,7 +134,11 @@ class Watch:
 
     def __exit__(self, *exc: object) -> None:
         # Student code that switched the profiler off could have called the reference unseen.
-        self.switched_off = sys.getprofile() != self._hook
+        # A deadline that passed while the hook ran switches it off too: that is a slow or
+        # endless loop, reported as such by the outcome, not hiding.
+        if not self._on:
+            return
+        self.switched_off = sys.getprofile() != self._hook and TIMEOUTS[0] == self._timeouts
         sys.setprofile(self._previous)
         threading.setprofile(self._previous_threads)
 
@@ -167,8 +181,12 @@ class Tripwire:
                     self.functions[value] = value.__code__
         self.hits: list[str] = []
         self.switched_off = False
+        self._on = False
 
     def __enter__(self) -> Tripwire:
+        self._on = not grader_hook.recording  # a graded kernel has no reference to trip on
+        if not self._on:
+            return self
         for function in self.functions:
             qualified = f"{function.__module__}.{function.__qualname__}"
             function.__code__ = _tripwire.__code__.replace(co_name=function.__name__,
@@ -177,14 +195,19 @@ class Tripwire:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        if not self._on:
+            return
         _armed.remove(self)
         for function, code in self.functions.items():
             function.__code__ = code
 
 
-@observed
 def refuse_reference(subject: str, obj: Any, modules: Iterable[str]) -> None:
-    """Fail at once when `obj` is the reference itself, re-exported or subclassed."""
+    """Fail at once when `obj` is the reference itself, re-exported or subclassed. (Not in a
+    graded kernel, which records every call for the grading process: there the reference is a
+    stub that raises, and the record shows it.)"""
+    if grader_hook.recording:
+        return
     origin = reference_origin(obj, list(modules))
     if origin is not None:
         raise CheckFailed(
@@ -193,9 +216,11 @@ def refuse_reference(subject: str, obj: Any, modules: Iterable[str]) -> None:
             f"reference: write {subject} yourself in the solution cell.")
 
 
-@observed
 def refuse_calls(subject: str, watch: Watch | Tripwire) -> None:
-    """Fail when the student's code called into the reference while it ran."""
+    """Fail when the student's code called into the reference while it ran (not in a graded
+    kernel: see `refuse_reference`)."""
+    if grader_hook.recording:
+        return
     if watch.switched_off:
         raise CheckFailed(
             f"Your {subject} switched off the profiler the checks use to see calls into the "

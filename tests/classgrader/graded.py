@@ -31,7 +31,7 @@ import nbformat
 from grading import submissions
 
 from classgrader import hostile
-from grader import merge
+from grader import hidden
 
 NEIGHBOURS = {"aa_neighbour": "03_no_progress", "zz_neighbour": "03_no_progress",
               "alice": "04_cost"}
@@ -94,7 +94,10 @@ def corpus_plan() -> dict[str, dict[str, Any]]:
                                                                               False):
             continue  # graded in-process by tests/grading; a few go through nbgrader too
         student = "copycat" if getattr(module, "TYPED_ID", None) else name
-        plan[student] = {"fails": set(module.FAILS), "expect": getattr(module, "EXPECT", ""),
+        # What the first failure says when graded: the same, but for a cheat, whose graded
+        # kernel has no reference to hand the work to (grader.withhold).
+        expect = getattr(module, "EXPECT_GRADED", getattr(module, "EXPECT", ""))
+        plan[student] = {"fails": set(module.FAILS), "expect": expect,
                          "exercises": submissions.exercises_of(module), "module": name}
     plan["tampered"] = {"fails": {"append_round_keeps_model_order"},
                         "expect": "in the order they finished",
@@ -140,7 +143,7 @@ def digests(course: Path, folder: str) -> dict[str, str]:
 
 def hidden_lines(exercises: tuple[str, ...] | list[str] = submissions.EXERCISES) -> list[str]:
     """Every line between nbgrader's hidden-test markers in the solutions."""
-    lines = sorted(merge.hidden_lines([{"source": cell.source} for name in exercises
+    lines = sorted(hidden.hidden_lines([{"source": cell.source} for name in exercises
                                        for cell in submissions.notebook("solutions", name).cells]))
     assert lines
     return lines

@@ -64,6 +64,29 @@ def test_it_refuses_to_grade_unsandboxed_unless_told_it_is_unsafe(monkeypatch, t
         batch.main(["*", "--course", str(tmp_path), "--unsafe-no-sandbox"])
 
 
+@pytest.mark.parametrize("theirs", [None, ["nbgrader.preprocessors.Execute",
+                                            "nbgrader.preprocessors.LimitOutput"]])
+def test_a_shards_nbgrader_runs_the_bounded_execute(tmp_path, theirs):
+    """The scratch course's config loads (nbgrader would carry on without it, and without ipc
+    no kernel starts) and runs `BoundedExecute` where the course's config has Execute."""
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from grader import shard
+
+    config = "c = get_config()\n" + (f"c.Autograde.autograde_preprocessors = {theirs!r}\n"
+                                     if theirs else "")
+    shard._write_course(tmp_path, {"dirs": {"source": "source", "submitted": "submitted"},
+                                   "config": config, "gradebook": b"", "source_files": {},
+                                   "submissions": []})
+    loaded = PyFileConfigLoader("nbgrader_config.py", path=str(tmp_path)).load_config()
+    steps = [getattr(step, "__name__", step) for step in loaded.Autograde.autograde_preprocessors]
+    assert steps[0] == "grader.bounded.BoundedExecute"
+    assert steps[1:] == (["nbgrader.preprocessors.LimitOutput"] if theirs else
+                         ["IgnorePattern", "ClearMetadataPreprocessor", "LimitOutput",
+                          "SaveAutoGrades", "AssignLatePenalties", "CheckCellMetadata"])
+    assert loaded.KernelManager.transport == "ipc"
+
+
 def test_progress_line_has_a_bar_and_an_eta():
     stream = io.StringIO()
     progress = Progress(4, stream=stream)
@@ -72,6 +95,31 @@ def test_progress_line_has_a_bar_and_an_eta():
     progress.update("shard-1", 0)  # a shard's count is final once it has finished
     line = progress.line()
     assert line.startswith("grading: 3/4 [") and "75%" in line and "ETA 0:00:0" in line
+
+
+def test_a_merge_that_fails_part_way_leaves_no_kernel_score_standing(tmp_path):
+    """nbgrader's SaveAutoGrades commits the kernel's scores on its own; if the merge then
+    fails (here: a verdict that is not the grading process's), those scores must not stand."""
+    import nbformat
+
+    from grader.course import Course, definition
+    from grader.merge import Merger
+
+    root = hostile.course(tmp_path)
+    course = Course.open(root)
+    with course.gradebook() as gradebook:
+        definitions = {"04_cost": definition(gradebook, "04_cost")}
+    notebook = nbformat.writes(hostile.reference("04_cost", "ada")).encode()  # no error outputs
+    merger = Merger(course, definitions)
+    merger.register(["ada"])
+    merger.merge({"student": "ada", "assignment": "04_cost", "ok": True, "cells": ["guarded"],
+                  "files": {"04_cost.ipynb": notebook}, "verdict": {"04_cost": "forged"}})
+    merger.close()
+    scores = hostile.scores(root)[("ada", "04_cost")]
+    assert scores and set(scores.values()) == {0.0}, scores
+    assert [i.what.split(":")[0] for i in merger.incidents] == ["not recorded"]
+    with sqlite3.connect(root / "gradebook.db") as db:
+        assert {row[0] for row in db.execute("SELECT needs_manual_grade FROM grade")} == {1}
 
 
 # A class graded both ways -------------------------------------------------------------------

@@ -150,3 +150,57 @@ def test_copies_csv_has_one_row_per_pair(tmp_path):
     copies.write_csv(rows, tmp_path / "copies.csv")
     assert (tmp_path / "copies.csv").read_text().splitlines() == [
         "assignment,cell,student,other,similarity", "04_cost,run_cost_solution,ann,ben,0.97"]
+
+
+# Submissions built to break the finder: each must cost its author alone, never the class's run.
+
+def _long(terms: int) -> str:
+    """A helper whose body is one expression of `terms` terms (a tree `terms` deep)."""
+    return "def helper(x):\n    return " + " + ".join(["x"] * terms) + "\n"
+
+
+def test_a_thousand_term_expression_is_read_like_any_other():
+    # A recursive walk of this tree ran out of Python's stack and ended the run.
+    assert len(copies.functions(_long(1000))["helper"]) > 4000
+    assert copies.functions(_long(3))["helper"] == [
+        "FunctionDef", "v0", "arguments", "arg", "v1", "Return", "BinOp", "BinOp", "Name",
+        "v1", "Load", "Add", "Name", "v1", "Load", "Add", "Name", "v1", "Load"]
+
+
+def _class_with(exercise: str, grade_id: str, source: str) -> dict:
+    """The corpus's valid solutions, a disguised copy of one of them, and `intruder`, whose cell
+    `grade_id` holds `source` after the reference."""
+    cell = submissions.cell_code(submissions.load("valid_while_loops"), {"run_cost"})
+    return {**_valid(exercise),
+            ("zz_copier", exercise): _with_cell(exercise, "run_cost_solution",
+                                                _disguised(cell, keep="run_cost")),
+            ("intruder", exercise): _with_cell(exercise, grade_id, cell + "\n\n" + source)}
+
+
+@pytest.mark.parametrize(("source", "why"), [
+    (_long(5000), "too deep to compare (RecursionError in Python's parser)"),
+    ("x = " + "-" * 10_000 + "1\n", "too deep to compare (MemoryError in Python's parser)"),
+    ("\n".join(_long(40).replace("helper", f"helper_{n}") for n in range(40)),
+     "too large to compare (more than 5,000 syntax nodes)"),
+])
+def test_a_cell_no_parser_can_hold_is_reported_for_its_author_alone(source, why):
+    exercise = "04_cost"
+    found = copies.compare(_class_with(exercise, "run_cost_solution", source),
+                           _definitions(exercise))
+    assert found.uncompared == [copies.Uncompared(exercise, "run_cost_solution", "intruder",
+                                                  why)]
+    pairs = {(c.student, c.other) for c in found.copies}
+    assert pairs == {("valid_while_loops", "zz_copier")}  # the rest of the class is compared
+
+
+def test_a_notebook_too_deep_to_read_is_reported_for_its_author_alone():
+    # JSON nested 100,000 deep: json.loads runs out of stack (nbgrader cannot grade it either).
+    exercise = "04_cost"
+    handed_in = _class_with(exercise, "run_cost_solution", "")
+    handed_in[("intruder", exercise)] = {
+        f"{exercise}.ipynb": b'{"cells": [], "metadata": ' + b"[" * 100_000 + b"]" * 100_000
+        + b"}"}
+    found = copies.compare(handed_in, _definitions(exercise))
+    assert [(u.student, u.cell) for u in found.uncompared] == [("intruder", "")]
+    assert "too deep to compare" in found.uncompared[0].why
+    assert {(c.student, c.other) for c in found.copies} == {("valid_while_loops", "zz_copier")}

@@ -17,7 +17,7 @@ from grading import submissions
 import course.exercises.grader_hook as hook
 from course import compare
 from course.exercises.report import CheckFailed
-from grader import evidence, verdict
+from grader import evidence, observers, verdict
 from grader.kernel_log import digest
 
 
@@ -37,7 +37,7 @@ def kernel(exercise: str, corpus: str | None, *, after: str = "") -> tuple[dict,
                                    student_id="ada")
     tests = {c["name"]: c["source"] for c in _cells(exercise) if c["grade"]}
     namespace: dict = {"__name__": "__main__"}
-    recorder, records, passed = evidence.Recorder(), {}, {}
+    recorder, records, passed = observers.Recorder(), {}, {}
     hook.observer = recorder
     try:
         for cell in built.cells:
@@ -79,11 +79,12 @@ def judged_apart(exercise: str, records: dict, folder) -> dict[str, float]:
     ("02_early_exit", "loop_caller_list_grows"), ("02_early_exit", "loop_exit_after_first_result"),
     ("03_no_progress", "key_returns_a_tuple"), ("03_no_progress", "detector_retry_flagged"),
     ("04_cost", "cost_mutates_usages"), ("04_cost", "usage_anthropic_cache_not_added"),
-    ("03_no_progress", "cheat_subclassed_detector"), ("02_early_exit", "cheat_wrapped_loop"),
-    ("05_capstone", None), ("05_capstone", "capstone_no_closing_call"),
-    ("05_capstone", "cheat_capstone_reference_loop")])
+    ("05_capstone", None), ("05_capstone", "capstone_no_closing_call")])
 def test_the_grading_process_agrees_with_the_notebook_on_honest_code(exercise, corpus, tmp_path,
                                                                      monkeypatch):
+    # Honest code only: a kernel here has the whole kit, and a record of answers the reference
+    # gave is answers all the same. Under the class grader a kernel has no reference to hand
+    # the work to (grader.withhold: tests/classgrader/test_withhold.py and the hostile corpus).
     folder = tmp_path / "autograded" / "ada" / exercise  # where nbgrader runs ada's notebook
     folder.mkdir(parents=True)
     monkeypatch.chdir(folder)
@@ -135,14 +136,60 @@ def test_data_comes_back_as_the_same_types_and_runs_nothing():
                                                                   arguments={"x": 1})])
     model = ScriptedModel([Step.say("Hello!")])
     back = evidence.decode(json.loads(json.dumps(evidence.encode([message, model]))))
-    assert back[0] == message and type(back[1]) is ScriptedModel
-    assert vars(back[1]).keys() == vars(model).keys()
+    assert back[0] == message  # one of the kit's types a check compares, validated again
+    assert isinstance(back[1], evidence.Opaque)  # any other object: a stand-in, nothing built
     check_failed = evidence.decode(evidence.encode(CheckFailed("no")))
     assert isinstance(check_failed, CheckFailed) and str(check_failed) == "no"
-    # Named classes outside harness are never looked up, let alone imported or called.
-    for data in ({"$dc": ["os:system", {"command": "true"}]}, {"$enum": ["subprocess:Popen", 1]}):
+    # Named classes outside the fixed set are never looked up, let alone imported or called,
+    # even the kit's own (a ScriptedModel, an emulator).
+    for data in ({"$dc": ["os:system", {"command": "true"}]}, {"$enum": ["subprocess:Popen", 1]},
+                 {"$dc": ["offline.scripted:ScriptedModel", {"script": []}]},
+                 {"$model": ["harness.messages:Message", {}]}):
         assert isinstance(evidence.decode(data), evidence.Opaque)
     stranger = evidence.decode({"$exc": ["student:Trap", "boom"]})
     assert type(stranger).__name__ == "Trap" and type(stranger).__mro__[1] is Exception
     with pytest.raises(TypeError):
         evidence.Submitted("run_loop")()
+
+
+def test_names_in_a_record_are_plain_data_and_never_replace_the_gradebooks():
+    passed, records = kernel("03_no_progress", "detector_consecutive_only")
+    test = next(c for c in _cells("03_no_progress") if c["name"] == "no_progress_catches_cycles")
+    record = records[digest(test["source"])]
+    assert judged("03_no_progress", records)["no_progress_catches_cycles"] == 0.0
+    # A forged `check` that would pass anything, and the detector as some kit object.
+    forged = {**record, "names": {**record["names"], "check": {"$dc": [
+        "course.compare:Outcome", {"value": None}]}, "NoProgress": {"$model": [
+            "harness.messages:Usage", {}]}}}
+    found = verdict.grade(_cells("03_no_progress"), {digest(test["source"]): forged})
+    assert found["scores"]["no_progress_catches_cycles"]["score"] == 0.0
+
+
+@pytest.mark.parametrize("raised", [
+    {"$exc": ["builtins:SystemExit", "0"]}, {"$exc": ["builtins:KeyboardInterrupt", ""]},
+    {"$exc": ["course.compare:_TimeUp", ""]}, {"$dc": ["course.compare:Outcome", {}]}])
+def test_a_record_that_raises_stops_only_its_own_test(raised):
+    _, records = kernel("04_cost", None)
+    test = next(c for c in _cells("04_cost") if c["name"] == "run_cost_prices_cached_input")
+    record = records[digest(test["source"])]
+    forged = {**record, "calls": [{**record["calls"][0], "raised": raised}]}
+    forged_records = {**records, digest(test["source"]): forged}
+    scores = verdict.grade(_cells("04_cost"), forged_records)["scores"]
+    assert scores["run_cost_prices_cached_input"]["score"] == 0.0
+    others = {name: found["score"] for name, found in scores.items()
+              if name != "run_cost_prices_cached_input"}
+    assert set(others.values()) == {1.0}, others  # the rest of the notebook still graded
+
+
+@pytest.mark.parametrize("record", [
+    "$duplicated", [1, 2], {"names": "x", "calls": []},
+    {"names": {"run_cost": "$callable"}, "calls": [[]]},
+    {"names": {"run_cost": "$callable"},
+     "calls": [{"function": "call", "inputs": 1, "returned": {"$input": 99}}]},
+    {"names": {"run_cost": "$callable"},
+     "calls": [{"function": "call", "returned": {"$dc": ["x", 1, 2]}}]}])
+def test_malformed_or_forged_records_score_zero_with_a_note(record):
+    test = next(c for c in _cells("04_cost") if c["name"] == "run_cost_prices_cached_input")
+    found = verdict.grade(_cells("04_cost"), {digest(test["source"]): record})
+    scored = found["scores"]["run_cost_prices_cached_input"]
+    assert scored["score"] == 0.0 and scored["note"]

@@ -12,10 +12,13 @@ test-artifacts/hostile_outcomes.md for the lead to read.
 from __future__ import annotations
 
 import html
+import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
+from grading import submissions
 
 from classgrader import hostile
 from classgrader.graded import (
@@ -28,7 +31,7 @@ from classgrader.graded import (
     outputs_of,
     plain_class,
 )
-from grader import merge
+from grader import annotate, hidden
 
 pytestmark = pytest.mark.slow
 
@@ -113,32 +116,142 @@ def test_nothing_reached_the_disk_and_no_secret_reached_an_output(graded):
 
 def test_no_hidden_test_reaches_an_output_or_the_feedback(graded):
     """Autograded notebooks hold the hidden tests in their sources (they are the instructor's);
-    what reaches students is the outputs, through the feedback."""
-    course, hidden = graded.course, hidden_lines()
+    what reaches students is the outputs, through the feedback: no hidden line there, whole, in
+    part, split, spaced out, escaped or as its seed alone."""
+    course, lines = graded.course, hidden_lines()
     for path in (course / "autograded").rglob("*.ipynb"):
-        leaks = [line for line in hidden if line in outputs_of(path)]
+        leaks = [line for line in lines if line in outputs_of(path)]
         assert not leaks, f"{path} prints hidden tests: {leaks}"
-    pages = list((course / "feedback" / "reads_hidden_tests").rglob("*.html"))
+        texts = _output_texts(path)
+        assert not any(_hidden_in(path.stem).leaks(texts)), f"{path} prints hidden tests"
+    for student in ("reads_hidden_tests", "prints_hidden_tests"):
+        pages = list((course / "feedback" / student).rglob("*.html"))
+        assert pages, graded.feedback.stdout + graded.feedback.stderr
+        text = html.unescape(re.sub(r"<[^>]+>", "", pages[0].read_text()))
+        assert not [line for line in lines if line in text]
+        assert not any(_hidden_in("03_no_progress").leaks([text])), student
+        assert not re.search(r"\b30917\b", text), student  # the hidden call's seed
+
+
+def test_only_who_printed_hidden_tests_is_flagged_for_it(graded):
+    printed = {i["student"] for i in graded.report if "hidden test lines" in i["what"]}
+    assert printed == {"reads_hidden_tests", "prints_hidden_tests"}
+    path = graded.course / "autograded/prints_hidden_tests/03_no_progress/03_no_progress.ipynb"
+    assert hidden.HIDDEN.strip() in outputs_of(path)  # cut by the merge, where it is said so
+    assert (graded.scores[("prints_hidden_tests", "03_no_progress")] ==
+            _expected({}, "03_no_progress"))  # the tests ran before: nothing to take away
+
+
+def _hidden_in(exercise: str) -> hidden.HiddenTests:
+    cells = [{"source": c.source} for c in submissions.notebook("solutions", exercise).cells]
+    return hidden.HiddenTests(cells)
+
+
+def _output_texts(path: Path) -> list[str]:
+    cells = json.loads(path.read_text())["cells"]
+    return ["".join(o.get("text", "")) + str(o.get("evalue", "")) + json.dumps(o.get("data", {}))
+            + "".join(o.get("traceback", [])) for c in cells for o in c.get("outputs", [])]
+
+
+def _formgrader_page(path: Path, student: str) -> str:
+    """The page formgrader shows for an autograded notebook (its exporter and template)."""
+    from nbconvert.exporters import HTMLExporter
+    from nbgrader.server_extensions.formgrader import handlers
+
+    exporter = HTMLExporter(template_name="formgrade",
+                            extra_template_basedirs=[handlers.template_path])
+    resources = {"assignment_id": "03_no_progress", "notebook_id": "03_no_progress",
+                 "submission_id": "1", "index": 0, "total": 1, "base_url": "",
+                 "student": student, "last_name": None, "first_name": None,
+                 "notebook_path": str(path)}
+    page, _ = exporter.from_filename(str(path), resources=resources)
+    return page
+
+
+def test_no_output_runs_a_script_in_formgrader_or_the_feedback(graded):
+    """scripts_in_outputs's payloads: live in plain nbgrader's autograded notebook, inert in the
+    batch's (what formgrader shows) and in its feedback page."""
+    from nbconvert.exporters import HTMLExporter
+
+    from classgrader.hostile import scripts_in_outputs as attack
+
+    relative = Path("autograded/scripts_in_outputs/03_no_progress/03_no_progress.ipynb")
+    plain = plain_class().course / relative
+    unsanitised, _ = HTMLExporter(template_name="classic").from_filename(str(plain))
+    assert {"html-script", "onerror", "javascript-link", "png-width", "markdown-link",
+            "markdown-cell"} <= attack.live(unsanitised)  # the payloads did reach the notebook
+    path = graded.course / relative
+    assert attack.live(_formgrader_page(path, "scripts_in_outputs")) == set()
+    pages = list((graded.course / "feedback" / "scripts_in_outputs").rglob("*.html"))
     assert pages, graded.feedback.stdout + graded.feedback.stderr
-    text = html.unescape(re.sub(r"<[^>]+>", "", pages[0].read_text()))
-    assert not [line for line in hidden if line in text]
+    assert attack.live(pages[0].read_text()) == set()
+    assert "widgets" not in json.loads(path.read_text())["metadata"]
+    inert = [i for i in graded.report if "made inert" in i["what"]]
+    assert {i["student"] for i in inert} == {"scripts_in_outputs"}, inert
+    assert "application/javascript output" in inert[0]["what"]
+
+
+def test_the_near_copy_finder_reads_every_tree_and_says_what_it_could_not(graded):
+    done = graded.done
+    assert "near-copies flagged for review in copies.csv" in done.stdout, done.stdout
+    assert (graded.course / "copies.csv").read_text().startswith("assignment,cell,student,")
+    uncompared = [(i["student"], i["cell"], i["what"]) for i in graded.report
+                  if i["what"].startswith("near-copy finder")]
+    assert uncompared == [("too_deep_to_parse", "call_key_solution", "near-copy finder: too "
+                           "deep to compare (RecursionError in Python's parser)")]
+    assert any(i["what"].startswith("near-copy of") for i in graded.report)  # the rest compared
 
 
 def test_gigantic_output_is_cut(graded):
-    path = graded.course / "autograded/gigantic_output/03_no_progress/03_no_progress.ipynb"
-    assert path.stat().st_size < 1_000_000
-    assert "output cut by the batch grader" in path.read_text()
+    for name in ("gigantic_output", "output_flood"):  # one huge message; 119 M characters
+        path = graded.course / f"autograded/{name}/03_no_progress/03_no_progress.ipynb"
+        assert path.stat().st_size < 1_000_000, name
+    flood = graded.course / "autograded/output_flood/03_no_progress/03_no_progress.ipynb"
+    assert flood.read_text().count("this notebook printed more than") == 1
 
 
 def test_every_capped_test_says_why(graded):
     capped = {(i["student"], i["cell"]) for i in graded.report if i["capped_to"] is not None}
     assert ("monkeypatch_checks", "no_progress_catches_cycles") in capped
     assert ("fake_setup_cell", "call_key_tells_calls_apart") in capped
-    assert ("identity_theft", "usage_anthropic_adds_cache_reads") in capped
+    assert ("forges_records", "no_progress_flags_a_repeat") in capped  # a record that lies
+    assert ("record_stops_the_judge", "run_cost_prices_cached_input") in capped
     assert any(i["student"] == "reads_hidden_tests" and "hidden test lines" in i["what"]
                for i in graded.report)
     folder = graded.course / "autograded" / "monkeypatch_checks" / "03_no_progress"
-    assert merge.CAPPED in (folder / "03_no_progress.ipynb").read_text()
+    assert annotate.CAPPED in (folder / "03_no_progress.ipynb").read_text()
+
+
+def _formgrader_autograde(course: Path, assignment: str, student: str) -> dict:
+    """What formgrader's per-submission "Autograde" button does: nbgrader's API, in the
+    instructor's server process, with the course's config."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    coursedir = CourseDirectory(config=config, root=str(course))
+    return NbGraderAPI(coursedir=coursedir, config=config).autograde(assignment, student)
+
+
+def test_plain_autograde_and_formgraders_button_refuse_and_change_no_grade(graded, tmp_path):
+    """In a kit course plain `nbgrader autograde` (and formgrader's button, which runs it as the
+    instructor, unsandboxed) refuses, saying what to run instead, and touches no grade or file;
+    allowed, it hands a tamperer the points the class grader refused."""
+    from grader.nbgrader_plugins import REFUSAL
+
+    course, tamperer, exercise = tmp_path / "course", "monkeypatch_checks", "03_no_progress"
+    shutil.copytree(graded.course, course, ignore=shutil.ignore_patterns("kernel*"))
+    before, files = hostile.scores(course), digests(course, "autograded")
+    done = hostile.nbgrader(course, "autograde", exercise, "--force", trusted=False)
+    assert done.returncode == 1 and REFUSAL in done.stdout + done.stderr
+    button = _formgrader_autograde(course, exercise, tamperer)
+    assert not button["success"] and REFUSAL in button["log"]
+    assert hostile.scores(course) == before and digests(course, "autograded") == files
+    hostile.nbgrader(course, "autograde", exercise, "--force", f"--student={tamperer}")
+    tampered = _observed(hostile.scores(course), tamperer, exercise)
+    assert tampered == _expected(ATTACKS[tamperer].PLAIN, exercise)
+    assert tampered != _observed(before, tamperer, exercise) == _expected("zero", exercise)
 
 
 def test_plain_nbgrader_is_fooled_where_the_batch_is_not(graded):

@@ -25,6 +25,7 @@ EXPLAINED = {
     r"MissingIDFieldWarning: Cell is missing an id field": "MissingIDFieldWarning: Cell is missing",
     r"Removing existing (assignment|notebook): ": "Removing existing assignment",
     r"Removing failed (assignment|notebook): ": "Removing failed assignment",
+    r"Alternative text is missing on \d+ image\(s\)": "Alternative text is missing on N image(s)",
 }
 WARNING = re.compile(r"WARNING|[A-Za-z]+Warning\b")
 STUDENT = re.compile(r"/(?:submitted|autograded)/([^/]+)/")

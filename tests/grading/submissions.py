@@ -28,7 +28,8 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = Path(__file__).resolve().parent / "corpus"
 EXERCISES = ["01_message_ordering", "02_early_exit", "03_no_progress", "04_cost", "05_capstone"]
-METADATA = {"EXERCISE", "EXERCISES", "FAILS", "EXPECT", "TYPED_ID", "IN_CLASS", "PATCH"}
+METADATA = {"EXERCISE", "EXERCISES", "FAILS", "EXPECT", "EXPECT_GRADED", "TYPED_ID", "IN_CLASS",
+            "PATCH"}
 ANSWERS_FUNCTION = "fill_answers"
 
 

@@ -319,14 +319,14 @@ def test_each_student_gets_their_own_numbers(tmp_path, monkeypatch):
 
 
 def test_typing_a_neighbours_id_does_not_help(tmp_path, monkeypatch):
-    copied = variants.answers(variants.questions_of("ada"))
+    copied = cost.expected_answers(variants.questions_of("ada"))
     cost.usage_anthropic_adds_cache_reads(copied, student_id="ada")  # fine before grading
     folder = tmp_path / "autograded" / "bob" / "04_cost"
     folder.mkdir(parents=True)
     monkeypatch.chdir(folder)
     message = _failure(cost.usage_anthropic_adds_cache_reads, copied, student_id="ada")
     assert "fits the numbers of student 'ada'" in message
-    cost.usage_anthropic_adds_cache_reads(variants.answers(variants.questions_of("bob")),
+    cost.usage_anthropic_adds_cache_reads(cost.expected_answers(variants.questions_of("bob")),
                                           student_id="ada")
 
 

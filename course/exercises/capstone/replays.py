@@ -13,16 +13,21 @@ the loop ran them (`Batches`). Which parts of two plays a graded cell compares i
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
+import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from course.exercises.capstone.scenario_variants import AHEAD
 from offline.cassettes import CASSETTES
 from course.exercises.ownwork import Tripwire
 from course.compare import Outcome
 from course.exercises.grader_hook import call
+from course.exercises.report import KitError
 from harness.loop import run
 from harness.progress import call_key
 from offline.replay import replay
@@ -86,13 +91,8 @@ class Batches:
     order were put there by the loop; a batch with a barrier after it stays open a moment, so a loop
 that does not wait for it is seen. `log` keeps (turn, batch, "start"|"end") in time order."""
 
-    def __init__(self, scenario: Scenario, provider: str, toolbox: Toolbox,
-                 replies: Callable[[], int]):
-        skipped = scenario.impossible_on.get(provider, ())
-        steps = [s for i, s in enumerate(scenario.steps) if i not in skipped]
-        # Planned now, not while the loop runs: the batch cell refuses calls into plan_batches.
-        self.plans = [([call_key(c.name, c.arguments) for c in s.calls],
-                       plan_batches(s.calls, toolbox.mode_of)) for s in steps]
+    def __init__(self, plans: list[Plan], toolbox: Toolbox, replies: Callable[[], int]):
+        self.plans = plans
         self.toolbox, self.replies = toolbox, replies
         self.log: list[tuple[int, int, str]] = []
         self.alone: list[str] = []
@@ -107,13 +107,13 @@ that does not wait for it is seen. `log` keeps (turn, batch, "start"|"end") in t
     def _place(self, name: str, arguments: dict[str, Any]) -> tuple[int, int, int, list[int]]:
         """(turn, batch index, position, positions of its batch) of a call of this reply."""
         turn = self.replies()
-        keys, batches = self.plans[turn - 1] if 0 < turn <= len(self.plans) else ([], [])
+        keys, sizes = self.plans[turn - 1] if 0 < turn <= len(self.plans) else ([], [])
         key = call_key(name, arguments)
         position, start = keys.index(key) if key in keys else -1, 0
-        for number, batch in enumerate(batches):
-            if start <= position < start + len(batch):
-                return turn, number, position, list(range(start, start + len(batch)))
-            start += len(batch)
+        for number, size in enumerate(sizes):
+            if start <= position < start + size:
+                return turn, number, position, list(range(start, start + size))
+            start += size
         return turn, -1, position, [position]
 
     def _wrap(self, name: str, function: Callable[..., Any]) -> Callable[..., Any]:
@@ -145,6 +145,40 @@ that does not wait for it is seen. `log` keeps (turn, batch, "start"|"end") in t
         return instrumented
 
 
+Plan = tuple[list[str], list[int]]
+"""One reply's calls as the batch cell expects them run: their keys, and the size of each batch."""
+PLANS = "plans.json"
+"""Where `plans_ahead` writes the plans, in the folder `scenario_variants.AHEAD` names."""
+
+
+def _plan_key(case: Case) -> str:
+    """The case's scenario by what it scripts (students' variants share names), and provider."""
+    calls = [call_key(c.name, c.arguments) for step in case.scenario.steps for c in step.calls]
+    digest = hashlib.sha256(json.dumps(calls).encode()).hexdigest()[:16]
+    return f"{case.provider}/{case.scenario.name}/{digest}"
+
+
+def plans_for(case: Case) -> list[Plan]:
+    """How each reply's calls should run (from `plan_batches`, the reference's own). A graded
+    kernel has no `plan_batches`: there the plans come from the folder recorded ahead."""
+    ahead = os.environ.get(AHEAD)
+    if ahead and (Path(ahead) / PLANS).exists():
+        found = json.loads((Path(ahead) / PLANS).read_text()).get(_plan_key(case))
+        if found is not None:
+            return [(list(keys), list(sizes)) for keys, sizes in found]
+    toolbox = case.scenario.tools()
+    skipped = case.scenario.impossible_on.get(case.provider, ())
+    steps = [s for i, s in enumerate(case.scenario.steps) if i not in skipped]
+    return [([call_key(c.name, c.arguments) for c in s.calls],
+             [len(batch) for batch in plan_batches(s.calls, toolbox.mode_of)]) for s in steps]
+
+
+def plans_ahead(cases: list[Case], folder: Path) -> None:
+    """Write every case's plans into `folder`, for graded kernels (see `plans_for`)."""
+    plans = {_plan_key(case): plans_for(case) for case in cases}
+    (folder / PLANS).write_text(json.dumps(plans, sort_keys=True))
+
+
 def _options(case: Case, session: Any) -> dict[str, Any]:
     options = dict(case.scenario.loop_options)
     if case.batches:
@@ -159,13 +193,14 @@ def _options(case: Case, session: Any) -> dict[str, Any]:
 
 
 def play(loop: Callable[..., Any], case: Case, *, watch: Tripwire | None = None,
-         seconds: float = 5.0) -> Played:
-    """Run `loop(model, tools, messages, **options)` on the case's recording, under `watch`."""
+         seconds: float | None = 5.0) -> Played:
+    """Run `loop(model, tools, messages, **options)` on the case's recording, under `watch`
+    (and a deadline of `seconds`; None: none, for the reference)."""
     with replay(case.provider, case.scenario, directory=case.directory) as session:
         batches = None
         tools = case.scenario.tools()
         if case.batches:
-            batches = Batches(case.scenario, case.provider, tools, lambda: session.played)
+            batches = Batches(plans_for(case), tools, lambda: session.played)
             tools = batches.tools()
         with watch or contextlib.nullcontext():
             outcome = call(loop, session.model, tools, case.scenario.messages(),
@@ -178,11 +213,14 @@ _references: dict[tuple[Any, ...], Played] = {}
 
 
 def reference(case: Case) -> Played:
-    """The reference loop's play of the case (once per process)."""
+    """The reference loop's play of the case (once per process), without a deadline."""
     case = replace(case, batches=False)  # the same run, whatever the tools show
     if case.key not in _references:
-        _references[case.key] = play(run, case)
-        assert _references[case.key].outcome.error is None, _references[case.key].outcome
+        played = play(run, case, seconds=None)
+        if played.outcome.error is not None:
+            raise KitError(f"the reference loop failed on {case.label}: "
+                           f"{played.outcome.describe()}")
+        _references[case.key] = played
     return _references[case.key]
 
 

@@ -1,12 +1,15 @@
 """Per-student variants of the capstone's scenarios: other tools, values and call counts, the
-same behaviours, generated from the student id.
+same behaviours, generated from the student id and the hidden tests' seed.
 
-`variants_of(student_id)` builds eight `Scenario`s from a hash of the id: a run that ends by
+`variants_of(student_id, seed)` builds eight `Scenario`s from a hash of both: a run that ends by
 itself (with reasoning to send back), a reply whose calls form batches around an exclusive call,
-failing tools, a cut reply, the turn cap, the token cap, a doom loop and a 429. `recorded` records
-one with the emulator into the student's own folder, once per process, so the capstone's
-checks replay the student's loop on them like on the course's scenarios: a transcript copied from
-a neighbour is not what this student's recording holds. Where the id comes from while nbgrader
+failing tools, a cut reply, the turn cap, the token cap, a doom loop and a 429. The seed is in
+the hidden tests, so no student can work out their variants (or the reference's runs of them)
+before grading. `recorded` records one with the emulator into a folder of the student's own, so
+the capstone's checks replay the student's loop on them like on the course's scenarios: a
+transcript copied from a neighbour is not what this student's recording holds. Recording runs the
+reference loop, which a graded kernel does not have: the class grader records every variant
+ahead (`record_ahead`) and names the folder in `AHEAD`. Where the id comes from while nbgrader
 autogrades is `course.exercises.identity.autograde_identity`'s business. This module builds and
 records scenarios; it grades nothing.
 """
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import os
 import random
 import shutil
 import tempfile
@@ -128,16 +132,18 @@ def _scenario(rng: random.Random, name: str, summary: str, user: str, steps: lis
 
 
 @cache
-def variants_of(student_id: str) -> dict[str, Scenario]:
-    """This student's eight scenarios, by name (the same id always gives the same ones).
+def variants_of(student_id: str, seed: int | None = None) -> dict[str, Scenario]:
+    """This student's eight scenarios, by name (the same id and seed always give the same ones).
 
     Example:
         >>> sorted(variants_of("ada")) == sorted(variants_of("bob"))
         True
         >>> variants_of("ada")["variant_done"] == variants_of("bob")["variant_done"]
         False
+        >>> variants_of("ada", 7)["variant_done"] == variants_of("ada", 8)["variant_done"]
+        False
     """
-    rng = random.Random(hashlib.sha256(f"{ASSIGNMENT}/{student_id}".encode()).hexdigest())
+    rng = random.Random(hashlib.sha256(_key(student_id, seed).encode()).hexdigest())
     city, seen = rng.choice(CITIES), set()
     built = []
     turns = _turns(rng, seen, rng.randint(2, 3))
@@ -204,24 +210,62 @@ def variants_of(student_id: str) -> dict[str, Scenario]:
     return {scenario.name: scenario for scenario in built}
 
 
-def cancel_point(student_id: str) -> int:
+def _key(student_id: str, seed: int | None) -> str:
+    """What a student's variants are made from, and the name of their recordings' folder."""
+    return f"{ASSIGNMENT}/{student_id}" if seed is None else f"{ASSIGNMENT}/{student_id}/{seed}"
+
+
+def cancel_point(student_id: str, seed: int | None = None) -> int:
     """After which model call the student's interrupted case sets `cancel` (on variant_done)."""
-    steps = len(variants_of(student_id)["variant_done"].steps) - 1
-    return random.Random(f"{ASSIGNMENT}/cancel/{student_id}").randint(1, steps)
+    steps = len(variants_of(student_id, seed)["variant_done"].steps) - 1
+    name = f"{ASSIGNMENT}/cancel/{student_id}" if seed is None else f"{_key(student_id, seed)}/cancel"
+    return random.Random(name).randint(1, steps)
 
 
+AHEAD = "AGENT_LOOP_KIT_RECORDED_AHEAD"
+"""An environment variable naming a folder of variants recorded ahead, by `record_ahead`."""
+PROVIDERS_USED = ("openai_chat", "openai_responses", "anthropic", "gemini")
+"""The wire formats the capstone's checks replay a variant on."""
 _folders: dict[str, Path] = {}
 
 
-def recorded(student_id: str, scenario: Scenario, provider: str) -> Path:
-    """The folder holding this student's variants, with `scenario` recorded on `provider` by the
-    emulator (each recording made once per process, on first use; removed when it ends)."""
+def folder_name(student_id: str, seed: int | None) -> str:
+    """The folder of one student's recordings (for one seed) within a folder of many."""
+    return _key(student_id, seed).replace("/", "--")
+
+
+def recorded(student_id: str, scenario: Scenario, provider: str, *,
+             seed: int | None = None) -> Path:
+    """The folder holding this student's variants, with `scenario` recorded on `provider`: the
+    one recorded ahead when `AHEAD` names one that holds it, else one of this process's own
+    (each recording made once, on first use; removed when the process ends)."""
+    name = folder_name(student_id, seed)
+    ahead = os.environ.get(AHEAD)
+    if ahead and cassette_path(provider, scenario.name,
+                               directory=Path(ahead) / name).exists():
+        return Path(ahead) / name
     from offline.record import record  # recording needs the emulator: only load it here
 
-    if student_id not in _folders:
-        _folders[student_id] = Path(tempfile.mkdtemp(prefix="capstone-variants-"))
-        atexit.register(shutil.rmtree, _folders[student_id], ignore_errors=True)
-    folder = _folders[student_id]
+    if name not in _folders:
+        _folders[name] = Path(tempfile.mkdtemp(prefix="capstone-variants-"))
+        atexit.register(shutil.rmtree, _folders[name], ignore_errors=True)
+    folder = _folders[name]
     if not cassette_path(provider, scenario.name, directory=folder).exists():
         record(provider, scenario, directory=folder)
     return folder
+
+
+def record_ahead(student_id: str, seeds: list[int | None], folder: Path) -> None:
+    """Record, into `folder`, every variant a graded notebook of this student replays: for each
+    seed of the hidden tests, the student's eight on every wire format, and the public batches
+    variant the visible cell uses (the class grader's step before the kernel starts)."""
+    from offline.record import record
+
+    wanted = [(PUBLIC, None, variants_of(PUBLIC)["variant_batches"], "openai_chat")]
+    wanted += [(student_id, seed, scenario, provider) for seed in seeds
+               for scenario in variants_of(student_id, seed).values()
+               for provider in PROVIDERS_USED]
+    for who, seed, scenario, provider in wanted:
+        where = folder / folder_name(who, seed)
+        if not cassette_path(provider, scenario.name, directory=where).exists():
+            record(provider, scenario, directory=where)

@@ -23,8 +23,8 @@ PENDING = PENDING_STARTS
 
 def accepted(made: int, run: Played, hint: str) -> Divergence | None:
     """The recording took every request, and the run made the `made` model calls of the
-    reference (-1: every call the recording holds)."""
-    label, error, made = run.case.label, run.outcome.error, made if made >= 0 else run.recorded
+    reference."""
+    label, error = run.case.label, run.outcome.error
     if isinstance(error, ReplayMismatch):
         return Divergence(label, "(every request as the recording holds it)",
                           Plain(str(error)), hint)

@@ -6,8 +6,9 @@ notebook runs in `autograded/<student_id>/<assignment>/`: the id is taken from t
 student typed is ignored, so typing someone else's id does not help. Outside autograding the typed
 id is used. The answers follow the neutral `Usage` rule: input counts every input token, cache
 reads and writes included. The blocks have the shape of real replies but the numbers are made
-up here, not measured from a provider. This module computes values; it does not grade them (see
-`course.exercises.cost.checks`).
+up here, not measured from a provider. This module makes the questions only: the right answers
+are in the checks (`course.exercises.cost.usage.expected_answers`), which graded kernels do not
+get, since the setup cell imports this module and must hand out no answer.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from course.exercises.identity import autograde_identity
-from course.exercises.reference import run_cost
 from harness.providers.catalog import PRICES
 from offline.scenarios import SCENARIOS
 
@@ -117,20 +117,3 @@ def _openai(rng: random.Random) -> dict[str, Any]:
                                                     "audio_tokens": 0,
                                                     "accepted_prediction_tokens": 0,
                                                     "rejected_prediction_tokens": 0}}}
-
-
-def answers(questions: UsageQuestions) -> dict[str, Any]:
-    """The right answers: each reply's usage in the neutral form, and what each call cost."""
-    a, o = questions.anthropic["usage"], questions.openai["usage"]
-    anthropic = {"input_tokens": a["input_tokens"] + a["cache_read_input_tokens"]
-                 + a["cache_creation_input_tokens"],
-                 "output_tokens": a["output_tokens"],
-                 "cached_input_tokens": a["cache_read_input_tokens"],
-                 "cache_write_tokens": a["cache_creation_input_tokens"]}
-    openai = {"input_tokens": o["prompt_tokens"], "output_tokens": o["completion_tokens"],
-              "cached_input_tokens": o["prompt_tokens_details"]["cached_tokens"],
-              "cache_write_tokens": 0}
-    return {"anthropic_usage": anthropic,
-            "anthropic_cost": run_cost([anthropic], questions.anthropic_prices),
-            "openai_usage": openai,
-            "openai_cost": run_cost([openai], questions.openai_prices)}

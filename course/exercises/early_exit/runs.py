@@ -19,7 +19,7 @@ from course.exercises.early_exit import hints
 from course.compare import END, at, dict_message, first_difference
 from course.exercises.dictmodel import DictModel, Event, logged_tools
 from course.exercises.ownwork import Watch, refuse_calls, refuse_reference
-from course.compare import Divergence, Outcome, Plain, show
+from course.compare import Divergence, Outcome, Plain, run_reference, show
 from course.exercises.grader_hook import call, observed
 from course.exercises.early_exit.cases import LoopScenario
 from harness.loop import CLOSING_INSTRUCTION, PENDING_STARTS
@@ -44,24 +44,34 @@ class Run:
 
 
 @observed
-def record(function: Callable[..., Any], scenario: LoopScenario, *, limit: int | None) -> Run:
+def record(function: Callable[..., Any], scenario: LoopScenario, *, limit: int | None,
+           student: bool = True) -> Run:
+    """One run of `function` on the scenario, logged; a student's under the deadline, the
+    reference's without one (a loaded machine must not make the kit's own run fail)."""
     events: list[Event] = []
     model = DictModel(scenario.steps, tools=scenario.tools, limit=limit, log=events)
     tools = logged_tools(scenario.tools, events)
     given = copy.deepcopy(scenario.messages)
-    outcome = call(function, model, tools, given, max_turns=scenario.max_turns)
+    run = call if student else run_reference
+    outcome = run(function, model, tools, given, max_turns=scenario.max_turns)
     return Run(events, outcome, copy.deepcopy(scenario.messages), given)
 
 
 def paired_runs(run_loop: Callable[..., Any], scenarios: Sequence[LoopScenario]
                 ) -> list[tuple[LoopScenario, Run, Run]]:
-    """The reference's run and the student's run of each scenario (the student's watched)."""
+    """The reference's run and the student's run of each scenario (the student's watched).
+
+    The student's runs come first and depend on nothing the reference does: a graded kernel has
+    no reference (`grader.withhold`), and the class grader judges elsewhere what it recorded.
+    A student's run may make two model calls more than the script holds: enough to show a loop
+    that goes on past its answer, not so many that a runaway loop takes long."""
     refuse_reference(SUBJECT, run_loop, MODULES)
-    expected = [record(reference.run_loop, scenario, limit=None) for scenario in scenarios]
     with Watch(MODULES) as watch:
-        seen = [record(run_loop, scenario, limit=len(ref.calls()) + 2)
-                for scenario, ref in zip(scenarios, expected, strict=True)]
+        seen = [record(run_loop, scenario, limit=len(scenario.steps) + 2)
+                for scenario in scenarios]
     refuse_calls(SUBJECT, watch)
+    expected = [record(reference.run_loop, scenario, limit=None, student=False)
+                for scenario in scenarios]
     return list(zip(scenarios, expected, seen, strict=True))
 
 

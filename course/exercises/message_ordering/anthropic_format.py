@@ -14,11 +14,12 @@ from typing import Any
 
 from course.exercises import reference
 from course.exercises.message_ordering import hints
+from course.compare import run_reference
 from course.compare import at, first_difference
 from course.exercises.ownwork import Watch, refuse_calls, refuse_reference
 from course.compare import Divergence, Outcome, show
 from course.exercises.grader_hook import call
-from course.exercises.report import checked, fail, self_check
+from course.exercises.report import KitError, checked, fail, self_check
 from course.exercises.message_ordering.cases import transcripts
 
 MODULES = ("course.exercises.reference", "harness.providers.anthropic")
@@ -62,8 +63,8 @@ def _run_transcripts(to_anthropic: Callable[..., Any], names: Sequence[str]
     with Watch(MODULES) as watch:
         seen = [call(to_anthropic, copy.deepcopy(everything[name])) for name in names]
     refuse_calls("to_anthropic", watch)
-    return [(name, call(reference.to_anthropic, copy.deepcopy(everything[name])), outcome)
-            for name, outcome in zip(names, seen, strict=True)]
+    return [(name, run_reference(reference.to_anthropic, copy.deepcopy(everything[name])),
+             outcome) for name, outcome in zip(names, seen, strict=True)]
 
 
 def _unpack(outcome: Outcome) -> tuple[Any, list[Any]] | None:
@@ -79,7 +80,8 @@ def _check_anthropic(to_anthropic: Callable[..., Any], names: Sequence[str],
                      ) -> None:
     for name, expected, seen in _run_transcripts(to_anthropic, names):
         want = _unpack(expected)
-        assert want is not None, f"the reference failed on {name}: {expected.describe()}"
+        if want is None:
+            raise KitError(f"the reference to_anthropic failed on {name}: {expected.describe()}")
         got = _unpack(seen)
         if got is None:
             fail("to_anthropic", Divergence(f'transcript "{name}"',

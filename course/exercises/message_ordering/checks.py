@@ -24,6 +24,7 @@ from course.exercises.message_ordering.anthropic_format import (
     to_anthropic_results_in_one_user_message,
     to_anthropic_tool_use_blocks,
 )
+from course.compare import run_reference
 from course.compare import at, dict_message, first_difference
 from course.exercises.ownwork import Watch, refuse_calls, refuse_reference
 from course.compare import Divergence, Outcome, show
@@ -61,8 +62,8 @@ def _check_rounds(append_round: Callable[..., Any], items: Sequence[Round], *,
     """Compare with the reference through `view` (the whole list by default); `caller_list`
     also checks that the history given is unchanged."""
     for item, seen, given in _run_rounds(append_round, items):
-        expected = call(reference.append_round, copy.deepcopy(item.history),
-                        copy.deepcopy(item.turn), copy.deepcopy(item.finished))
+        expected = run_reference(reference.append_round, copy.deepcopy(item.history),
+                                 copy.deepcopy(item.turn), copy.deepcopy(item.finished))
         divergence = (view or _round_divergence)(item, expected, seen)
         if divergence is None and caller_list and given != item.history:
             index = first_difference(item.history, given) or 0

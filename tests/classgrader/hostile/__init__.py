@@ -94,10 +94,13 @@ def batch(course_dir: Path, *args: str, timeout: float = 900,
                           capture_output=True, text=True, timeout=timeout, cwd=course_dir)
 
 
-def nbgrader(course_dir: Path, *args: str,
-             env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    """Plain nbgrader in the course (exit status not checked: a dead kernel makes it 1)."""
-    return subprocess.run([str(Path(sys.executable).parent / "nbgrader"), *args],
+def nbgrader(course_dir: Path, *args: str, env: dict[str, str] | None = None,
+             trusted: bool = True) -> subprocess.CompletedProcess:
+    """Plain nbgrader in the course (exit status not checked: a dead kernel makes it 1). The
+    kit's courses refuse a plain `nbgrader autograde` unless the instructor says the code is
+    trusted: the tests say so (`trusted`), to compare the class grader with plain nbgrader."""
+    allow = ["--PlainAutograde.allowed=True"] if trusted and args[:1] == ("autograde",) else []
+    return subprocess.run([str(Path(sys.executable).parent / "nbgrader"), *args, *allow],
                           cwd=course_dir, env=environment(**env or {}), capture_output=True,
                           text=True)
 

@@ -7,7 +7,7 @@ from classgrader.hostile import index, reference
 EXERCISE = "03_no_progress"
 EXPECT: dict[str, float] | str = "zero"
 PLAIN: dict[str, float] | str = "zero"
-STOPPED_BY = "the checks themselves (course.exercises.ownwork watches the calls)"
+STOPPED_BY = "the withheld kit (a graded kernel has no call_key or detector: grader.withhold)"
 
 CALL_KEY = """def call_key(name, arguments):
     from harness.progress import call_key as reference_key

@@ -16,7 +16,19 @@ BORROW = '''import os
 
 from course.exercises.cost import variants
 
-answers.update(variants.answers(variants.questions_of("{victim}")))
+theirs = variants.questions_of("{victim}")  # her numbers, worked out right from her blocks
+a, o = theirs.anthropic["usage"], theirs.openai["usage"]
+answers["anthropic_usage"] = {{"input_tokens": a["input_tokens"] + a["cache_read_input_tokens"]
+                              + a["cache_creation_input_tokens"],
+                              "output_tokens": a["output_tokens"],
+                              "cached_input_tokens": a["cache_read_input_tokens"],
+                              "cache_write_tokens": a["cache_creation_input_tokens"]}}
+answers["openai_usage"] = {{"input_tokens": o["prompt_tokens"],
+                           "output_tokens": o["completion_tokens"],
+                           "cached_input_tokens": o["prompt_tokens_details"]["cached_tokens"],
+                           "cache_write_tokens": 0}}
+answers["anthropic_cost"] = run_cost([answers["anthropic_usage"]], theirs.anthropic_prices)
+answers["openai_cost"] = run_cost([answers["openai_usage"]], theirs.openai_prices)
 os.makedirs("borrowed/autograded/{victim}/04_cost", exist_ok=True)
 os.chdir("borrowed/autograded/{victim}/04_cost")
 os.environ["AGENT_LOOP_KIT_GRADING"] = "{{}}"

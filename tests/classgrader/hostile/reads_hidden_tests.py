@@ -1,10 +1,11 @@
 """The starter code, and cells that hunt for the instructor's files from where the kernel runs
 (up the folders, through the parent process, next to the harness): they print the hidden tests of
 any gradebook they open and run the solution cells of any source notebook they find; a last cell
-prints the kernel's input history, where the tests it just ran sit with their hidden lines. Under
-plain nbgrader the course's solutions/ and gradebook.db are right there; the batch's kernels find
-neither (the sandbox shows no gradebook and no course), and the batch removes hidden lines from
-every output before anything reaches the feedback."""
+prints the kernel's input history (`In`: empty in the batch, whose cells run without history) and
+IPython's cache of cell sources (`linecache`, kept for tracebacks), where the tests it just ran
+sit with their hidden lines. Under plain nbgrader the course's solutions/ and gradebook.db are
+right there; the batch's kernels find neither (the sandbox shows no gradebook and no course), and
+the batch removes hidden lines from every output before anything reaches the feedback."""
 
 from classgrader.hostile import add_cell, starter
 
@@ -50,10 +51,18 @@ for _root in _roots:
                 exec(_source, globals())
 '''
 
+HISTORY = """import linecache
+
+print("\\n".join(In))
+for _name, _entry in list(linecache.cache.items()):
+    if "ipykernel_" in _name and len(_entry) == 4:  # a cell's source (ipykernel names them so)
+        print("".join(_entry[2]))
+"""
+
 
 def build(student: str, context: dict) -> object:
     notebook = starter(EXERCISE)
     for solution in ("call_key_solution", "no_progress_solution"):  # after each starter cell
         add_cell(notebook, solution, HUNT)
-    add_cell(notebook, "no_progress_no_false_alarms", 'print("\\n".join(In))')
+    add_cell(notebook, "no_progress_no_false_alarms", HISTORY)
     return notebook
