@@ -112,7 +112,7 @@ def _anthropic_delta(delta: dict[str, Any], block: dict[str, Any],
 def gemini(events: Events, *, reply: Reader) -> Iterator[Delta]:
     """streamGenerateContent: each chunk is a whole response with the next parts. Text parts add
     text; a functionCall part is one whole call, never split, so its arguments come in one piece.
-    The last chunk has the finish reason and the full usage."""
+    The last chunk has the `finishReason` and the full usage."""
     parts: list[dict[str, Any]] = []
     last: dict[str, Any] = {}
     for _, chunk in events:

@@ -15,7 +15,7 @@ event is ready at once.
 - Anthropic: `message_start`, a start, deltas and a stop for each content block, `message_delta`
   with the stop reason and usage, `message_stop`; one `ping` after the first block opens.
 - Gemini: `:streamGenerateContent`; each chunk a `GenerateContentResponse`, calls whole (never
-  split), the finish reason and full usage on the last. With `alt=sse` as `data:` lines separated
+  split), `finishReason` and the full usage on the last. With `alt=sse` as `data:` lines separated
   by CRLF pairs, otherwise one JSON array.
 """
 
@@ -284,7 +284,7 @@ def _block_deltas(block: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 def _gemini(body: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """The chunks: thought parts one a chunk, the text in pieces (its signature on the last),
-    then the calls with the finish reason and the full usage; earlier chunks count no output."""
+    then the calls with `finishReason` and the full usage; earlier chunks count no output."""
     candidate = body["candidates"][0]
     parts = candidate["content"]["parts"]
     early: list[list[dict[str, Any]]] = [[part] for part in parts if part.get("thought")]

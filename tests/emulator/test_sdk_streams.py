@@ -264,7 +264,7 @@ def _genai(url: str) -> genai.Client:
 
 def gemini_view(parts: list[Any], last: Any) -> dict[str, Any]:
     """The model turn as a loop reads it: text, thoughts, calls and signatures, and from the
-    (last) response the finish reason and usage."""
+    (last) response the stop reason and usage."""
     candidate = last.candidates[0]
     return {"text": "".join(p.text for p in parts if p.text and not p.thought),
             "thoughts": [p.text for p in parts if p.thought],
