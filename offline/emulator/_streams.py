@@ -283,25 +283,32 @@ def _block_deltas(block: dict[str, Any]) -> Iterator[dict[str, Any]]:
 # ---- Gemini -----------------------------------------------------------------------------------
 
 def _gemini(body: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """The chunks: thought parts one a chunk, the text in pieces (its signature on the last),
-    then the calls with `finishReason` and the full usage; earlier chunks count no output."""
+    """The chunks: each a whole response with the next parts; the last one has `finishReason`
+    and the full usage."""
     candidate = body["candidates"][0]
-    parts = candidate["content"]["parts"]
-    early: list[list[dict[str, Any]]] = [[part] for part in parts if part.get("thought")]
-    texts = [part for part in parts if "text" in part and not part.get("thought")]
-    for part in texts:
-        cut = pieces(part["text"], size=TEXT_PIECE["gemini"]) or [""]
-        early += [[{"text": piece}] for piece in cut[:-1]]
-        early.append([part | {"text": cut[-1]}])  # keeps a thoughtSignature on the last piece
-    last = early.pop() if early and not any("functionCall" in p for p in parts) else []
-    last += [part for part in parts if "functionCall" in part]
+    *early, last = _gemini_parts(candidate["content"]["parts"])
     usage = body["usageMetadata"]
+    # Before the last chunk the usage counts the prompt (and thoughts), no output yet.
     so_far = {key: value for key, value in usage.items() if key != "candidatesTokenCount"}
     so_far["totalTokenCount"] = usage["promptTokenCount"] + usage.get("thoughtsTokenCount", 0)
-    for chunk_parts in early:
-        yield body | {"candidates": [{"content": {"parts": chunk_parts, "role": "model"},
-                                      "index": 0}], "usageMetadata": so_far}
+    for parts in early:
+        yield body | {"candidates": [{"content": {"parts": parts, "role": "model"}, "index": 0}],
+                      "usageMetadata": so_far}
     yield body | {"candidates": [candidate | {"content": {"parts": last, "role": "model"}}]}
+
+
+def _gemini_parts(parts: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The parts of each chunk in turn: each thought part alone, the text in pieces (the last
+    piece keeps the text part's thoughtSignature), then all the calls together."""
+    chunks = [[part] for part in parts if part.get("thought")]
+    for part in parts:
+        if "text" in part and not part.get("thought"):
+            cut = pieces(part["text"], size=TEXT_PIECE["gemini"]) or [""]
+            chunks += [[{"text": piece}] for piece in cut[:-1]] + [[part | {"text": cut[-1]}]]
+    calls = [part for part in parts if "functionCall" in part]
+    if calls or not chunks:  # the calls end the reply; a reply without parts is one empty chunk
+        chunks.append(calls)
+    return chunks
 
 
 STREAMS: dict[str, Callable[[dict[str, Any], dict[str, Any], CallIds], Events]] = {

@@ -184,3 +184,13 @@ def test_a_non_streaming_gemini_path_still_answers_json() -> None:
     response = send(GEMINI, first_request("gemini")[1])
     assert response.headers["content-type"] == "application/json"
     assert response.json()["candidates"][0]["finishReason"] == "STOP"
+
+
+def test_a_gemini_reply_without_parts_streams_as_one_chunk() -> None:
+    # A call to a function the request did not declare: the real API drops it.
+    model = ScriptedModel([Step.call("launch_rockets", count=3)])
+    url, body = streamed_request("gemini")
+    text = send(url, body, emulator=Emulator(model)).text
+    [chunk] = [json.loads(data) for _, data in sse_events(text)]
+    assert chunk["candidates"][0]["content"]["parts"] == []
+    assert chunk["candidates"][0]["finishReason"] == "UNEXPECTED_TOOL_CALL"
