@@ -15,9 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("harness", "offline", "course", "grader")
 MODULES = sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py")
                  if p.name != "__main__.py")
-LIBRARY_LINES = (2_000, 2_500)
-"""The library students read (`harness/`, its adapters included), in lines; README says it."""
-CORE = ["messages", "tools", "loop", "progress", "cost", "context", "trace", "errors"]
+LIBRARY_LINES = (2_000, 2_650)
+"""The library students read (`harness/`, its adapters included), in lines; README says it.
+Streaming (harness/stream.py, providers/streams.py, the SSE reader, each adapter's `stream`)
+took it from about 2,210 to about 2,590 (issue 25)."""
+CORE = ["messages", "tools", "loop", "progress", "cost", "context", "trace", "errors", "stream"]
 """The provider-neutral core of the library: no module here knows a wire format."""
 
 

@@ -7,7 +7,8 @@ then their number.
 most of a check's time otherwise); only scenarios whose tools keep no state may share one.
 `on_scenario` runs a piece the way the loop runs: the scenario's scripted model, its tools and
 its opening messages. `keeps_the_messages` is the behaviour every such piece has: the caller's
-list comes back as it went in. No lesson's pieces live here.
+list comes back as it went in. `streamed` is a scenario's first reply as one adapter streams it
+through the emulator. No lesson's pieces live here.
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ from typing import Any
 
 from course.compare import Divergence, Outcome, same, same_messages
 from course.practice.engine import attempt
+from harness.messages import ToolCall
+from harness.stream import Delta
 from harness.tools import Toolbox
-from offline.scenarios import SCENARIOS
+from offline.emulator import emulated
+from offline.scenarios import SCENARIOS, provider_options
 from offline.scripted import ScriptedModel
 
 STATELESS = ("umbrella", "two_cities", "no_tool_needed", "bench_press")
@@ -68,3 +72,14 @@ def same_calls(case: str, mine: ScriptedModel, theirs: ScriptedModel, *, hint: s
             return found
     return same(f"{case}, number of model calls", len(mine.requests), len(theirs.requests),
                 hint=count_hint)
+
+
+@functools.cache
+def streamed(provider: str, scenario: str) -> tuple[list[Delta], list[ToolCall]]:
+    """A scenario's first reply from one adapter, streamed through the emulator, and the calls
+    `complete` returns for the same reply (from an emulator just like it)."""
+    case = SCENARIOS[scenario]
+    options, messages, specs = provider_options(provider, case), case.messages(), case.tools().specs
+    deltas = emulated(provider, case.model(provider), **options).stream(messages, tools=specs)
+    reply = emulated(provider, case.model(provider), **options).complete(messages, tools=specs)
+    return list(deltas), reply.message.tool_calls

@@ -2,9 +2,10 @@
 
 One module per API (OpenAI Chat Completions, OpenAI Responses, Anthropic Messages, Gemini
 generateContent), each a `Model` over one injected `httpx.Client`, so tests, the emulator and
-replay can swap the transport. They do not stream, retry or keep state between calls (the
-Anthropic adapter marks each request for prompt caching; the other APIs cache by themselves); an
-error status becomes a `ProviderError`, with the wait a rate limit asks for. What each API is
+replay can swap the transport. Each can also `stream` a call (its events read in `streams`), as
+`harness.stream` deltas. They do not retry or keep state between calls (the Anthropic adapter
+marks each request for prompt caching; the other APIs cache by themselves); an error status
+becomes a `ProviderError`, with the wait a rate limit asks for. What each API is
 (its base URL, version, key variables, models and prices) is in `catalog`, the one provider
 table. The neutral core never imports from here.
 """

@@ -1,17 +1,21 @@
-"""What the four adapters share: the API key lookup, the default client and one JSON POST.
+"""What the four adapters share: the API key lookup, the default client, one JSON POST, one
+streamed POST read as server-sent events, and the two error envelopes used by more than one.
 
-Each adapter keeps its own wire mapping and error envelope; this module only sends a body,
-hands error statuses to the adapter's `_map_error`, reads the wait a rate-limited reply asks
-for (`retry_after`), and turns unreadable bodies into clear `ProviderError`s. It never retries:
-retrying, with a bound and a backoff, is the caller's decision.
+Each adapter keeps its own wire mapping; this module only sends a body, hands error statuses to
+the adapter's `_map_error`, reads the wait a rate-limited reply asks for (`retry_after`), and
+turns unreadable bodies into clear `ProviderError`s. A stream's events come out as (name, data)
+pairs; what they mean for each API is `harness.providers.streams`. It never retries or
+reconnects: retrying, with a bound and a backoff, is the caller's decision.
 """
 
 from __future__ import annotations
 
 import functools
+import itertools
+import json
 import os
 import ssl
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import httpx
@@ -51,6 +55,62 @@ def post_json(client: httpx.Client, url: str, body: dict[str, Any], *, headers: 
                             f"expected a JSON object, got: {_snippet(response)}",
                             provider=provider, body=parsed)
     return parsed
+
+
+Events = Iterator[tuple[str, dict[str, Any]]]
+"""(event name, "" when the API names none; the data as parsed JSON)."""
+
+
+def post_events(client: httpx.Client, url: str, body: dict[str, Any], *, headers: dict[str, str],
+                map_error: Callable[[httpx.Response], ProviderError], provider: str) -> Events:
+    """POST `body` and yield its events while they arrive; an error status raises the adapter's
+    `ProviderError` before any event, as for a plain call."""
+    with client.stream("POST", url, json=body, headers=headers) as response:
+        if response.status_code >= 400:
+            response.read()
+            raise map_error(response)
+        for name, data in read_events(response.iter_lines()):
+            _raise_if_failed(name, data, provider)
+            yield name, data
+
+
+def read_events(lines: Iterable[str]) -> Events:
+    """The events in the lines of an event stream. Comment lines (`:` first, keep-alives) and
+    fields other than `event` and `data` are skipped; OpenAI Chat's `data: [DONE]` ends it.
+
+    Example:
+        >>> list(read_events(["event: ping", 'data: {"type": "ping"}', ""]))
+        [('ping', {'type': 'ping'})]
+    """
+    name = ""
+    data: list[str] = []
+    for line in itertools.chain(lines, [""]):  # the end of the body ends a last event too
+        if not line:  # a blank line ends an event
+            if data == ["[DONE]"]:
+                return
+            if data:
+                yield name, json.loads("\n".join(data))
+            name, data = "", []
+            continue
+        field, _, value = line.partition(":")
+        if field == "event":
+            name = value.strip()
+        elif field == "data":
+            data.append(value.removeprefix(" "))
+
+
+def _raise_if_failed(name: str, data: dict[str, Any], provider: str) -> None:
+    """An error inside a stream that began well: an `error` event (Anthropic, Responses) or an
+    `error` object in a chunk (OpenAI Chat, Gemini). The HTTP status said 200, so the status
+    here is the error's own code when it is a number (Gemini), else 500."""
+    error = data["error"] if isinstance(data.get("error"), dict) else data
+    if name != "error" and error is data:
+        return
+    code = error.get("code")
+    kinds = [error.get("status"), code, error.get("type")]  # INVALID_ARGUMENT, server_error...
+    kind = next((k for k in kinds if isinstance(k, str) and k), "stream_error")
+    raise ProviderError(code if isinstance(code, int) else 500, kind,
+                        str(error.get("message") or ""), provider=provider, body=data)
 
 
 def json_or_none(response: httpx.Response) -> Any:
@@ -93,6 +153,19 @@ def openai_error(response: httpx.Response, provider: str) -> ProviderError:
     return ProviderError(response.status_code, error.get("type") or error.get("code") or "error",
                          error.get("message") or "", provider=provider, body=body,
                          retry_after=retry_after(response))
+
+
+def google_error(response: httpx.Response, provider: str) -> ProviderError:
+    """Google's APIs answer with {"error": {code, message, status}}, sometimes in a one-element
+    list (a streamed call without `alt=sse`)."""
+    body = json_or_none(response)
+    envelope = body[0] if isinstance(body, list) and len(body) == 1 else body
+    error = envelope.get("error") if isinstance(envelope, dict) else None
+    if not isinstance(error, dict):
+        return unreadable_error(response, provider, body)
+    error_type = error.get("status") or str(error.get("code") or "error")  # INVALID_ARGUMENT
+    return ProviderError(response.status_code, error_type, error.get("message") or "",
+                         provider=provider, body=body, retry_after=retry_after(response, error))
 
 
 def unreadable_error(response: httpx.Response, provider: str, body: Any = None) -> ProviderError:

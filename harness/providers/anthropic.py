@@ -4,12 +4,12 @@ Thinking blocks go back first and unchanged, with their signatures; tool results
 share one user message and come before any text in it. With `prompt_cache=True` (the default)
 each request carries the top-level `cache_control` of Anthropic's automatic caching: the API
 puts a breakpoint on the last block, so every turn reads the transcript cached by the turn before
-and writes only what is new (writes cost 1.25x input, reads 0.1x). No streaming, no retries.
+and writes only what is new (writes cost 1.25x input, reads 0.1x). Plain or streamed, no retries.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import httpx
@@ -28,7 +28,8 @@ from harness.messages import (
     ToolSpec,
     Usage,
 )
-from harness.providers import _http, catalog
+from harness.providers import _http, catalog, streams
+from harness.stream import Delta
 
 NAME = "anthropic"
 _PROVIDER = catalog.PROVIDERS[NAME]  # base URL, key variables, default model
@@ -85,6 +86,21 @@ class Anthropic:
         url = f"{self.base_url}/messages"
         return _from_wire(_http.post_json(self.client, url, body, headers=headers,
                                           map_error=_map_error, provider=NAME))
+
+    def stream(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
+               tool_choice: ToolChoice = "auto") -> Iterator[Delta]:
+        """`complete`'s call, streamed: `harness.stream` deltas while the reply is written."""
+        body = _to_wire(messages, tools, tool_choice, model=self.model,
+                        max_output_tokens=self.max_output_tokens,
+                        thinking_budget=self.thinking_budget) | {"stream": True}
+        if self.prompt_cache:
+            body["cache_control"] = CACHE_CONTROL
+        headers = {"anthropic-version": API_VERSION}
+        if self._api_key:
+            headers["x-api-key"] = self._api_key
+        events = _http.post_events(self.client, f"{self.base_url}/messages", body,
+                                   headers=headers, map_error=_map_error, provider=NAME)
+        return streams.anthropic(events, reply=_from_wire)
 
 
 def to_wire(messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),

@@ -3,17 +3,17 @@
 Thought signatures go back on the part they came on: a call's in `ToolCall.extra`, a text part's
 in a `Reasoning(provider="gemini", data={"thoughtSignature": ...})`; thought parts, when asked
 for, ride whole in `Reasoning`. Call ids the API leaves out are invented (`extra["invented_id"]`)
-and never sent. No streaming, no retries, no automatic function calling.
+and never sent. Plain or streamed, no retries, no automatic function calling.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from functools import partial
 from typing import Any
 
 import httpx
 
-from harness.errors import ProviderError
 from harness.messages import (
     AssistantMessage,
     Message,
@@ -27,7 +27,8 @@ from harness.messages import (
     ToolSpec,
     Usage,
 )
-from harness.providers import _http, catalog
+from harness.providers import _http, catalog, streams
+from harness.stream import Delta
 
 NAME = "gemini"
 _PROVIDER = catalog.PROVIDERS[NAME]  # base URL, key variables, default model
@@ -37,6 +38,7 @@ SIGNATURE = "thoughtSignature"
 
 _TOOL_CHOICES = {"auto": "AUTO", "none": "NONE", "required": "ANY"}
 _REFUSALS = {"SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII"}
+_map_error = partial(_http.google_error, provider=NAME)  # Google's envelope, as _http reads it
 
 
 class Gemini:
@@ -70,6 +72,18 @@ class Gemini:
                                provider=NAME)
         # Same history, same invented ids: they count the model turns already sent.
         return _from_wire(wire, turn=sum(isinstance(m, AssistantMessage) for m in messages))
+
+    def stream(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
+               tool_choice: ToolChoice = "auto") -> Iterator[Delta]:
+        """`complete`'s call, streamed: `harness.stream` deltas while the reply is written."""
+        body = _to_wire(messages, tools, tool_choice, max_output_tokens=self.max_output_tokens,
+                        thinking_budget=self.thinking_budget)
+        headers = {"x-goog-api-key": self._api_key} if self._api_key else {}
+        url = f"{self.base_url}/models/{self.model}:streamGenerateContent?alt=sse"
+        events = _http.post_events(self.client, url, body, headers=headers, map_error=_map_error,
+                                   provider=NAME)
+        turn = sum(isinstance(m, AssistantMessage) for m in messages)
+        return streams.gemini(events, reply=partial(_from_wire, turn=turn))
 
 
 def to_wire(messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
@@ -238,15 +252,3 @@ def _map_usage(usage: dict[str, Any] | None) -> Usage:
                  output_tokens=(usage.get("candidatesTokenCount") or 0) + thoughts,
                  cached_input_tokens=usage.get("cachedContentTokenCount") or 0,
                  reasoning_tokens=thoughts)
-
-
-def _map_error(response: httpx.Response) -> ProviderError:
-    body = _http.json_or_none(response)
-    # Some Google endpoints wrap the error object in a one-element list.
-    envelope = body[0] if isinstance(body, list) and len(body) == 1 else body
-    error = envelope.get("error") if isinstance(envelope, dict) else None
-    if not isinstance(error, dict):
-        return _http.unreadable_error(response, NAME, body)
-    error_type = error.get("status") or str(error.get("code") or "error")  # INVALID_ARGUMENT
-    return ProviderError(response.status_code, error_type, error.get("message") or "",
-                         provider=NAME, body=body, retry_after=_http.retry_after(response, error))

@@ -1,13 +1,13 @@
 """OpenAI Chat Completions (`POST /chat/completions`): the neutral transcript to wire JSON and back.
 
-One call, no streaming, no retries. Chat Completions has no reasoning items to send back, so
+One call, plain or streamed, no retries. Chat Completions has no reasoning items to send back, so
 reasoning from any provider is dropped, and no error flag on tool results (the kit's error
 results already say "Error: ..." in their text).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import httpx
@@ -27,7 +27,8 @@ from harness.messages import (
     argument_text,
     parse_arguments,
 )
-from harness.providers import _http, catalog
+from harness.providers import _http, catalog, streams
+from harness.stream import Delta
 
 NAME = "openai_chat"
 _PROVIDER = catalog.PROVIDERS[NAME]  # base URL, key variables, default model
@@ -66,6 +67,17 @@ class OpenAIChat:
         url = f"{self.base_url}/chat/completions"
         return _from_wire(_http.post_json(self.client, url, body, headers=headers,
                                           map_error=_map_error, provider=NAME))
+
+    def stream(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
+               tool_choice: ToolChoice = "auto") -> Iterator[Delta]:
+        """`complete`'s call, streamed: `harness.stream` deltas while the reply is written."""
+        body = _to_wire(messages, tools, tool_choice, model=self.model,
+                        max_output_tokens=self.max_output_tokens)
+        body |= {"stream": True, "stream_options": {"include_usage": True}}  # else no usage
+        headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+        events = _http.post_events(self.client, f"{self.base_url}/chat/completions", body,
+                                   headers=headers, map_error=_map_error, provider=NAME)
+        return streams.openai_chat(events, reply=_from_wire)
 
 
 def to_wire(messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),

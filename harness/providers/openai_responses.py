@@ -3,14 +3,14 @@
 Every request sends the whole history with `store: false`, and asks for encrypted reasoning so it
 can go back on the next call; nothing relies on `previous_response_id`. The model's own output
 items go back as they came, ids included: reasoning, then the message item (`msg_...`), then the
-function calls (`fc_...`); the ids pair each with the reasoning item before it. No streaming, no
-retries, and no error flag on tool results (a `function_call_output` has none: the kit's error
-results say "Error: ..." in text).
+function calls (`fc_...`); the ids pair each with the reasoning item before it. Plain or
+streamed, no retries, and no error flag on tool results (a `function_call_output` has none: the
+kit's error results say "Error: ..." in text).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import httpx
@@ -31,7 +31,8 @@ from harness.messages import (
     argument_text,
     parse_arguments,
 )
-from harness.providers import _http, catalog
+from harness.providers import _http, catalog, streams
+from harness.stream import Delta
 
 NAME = "openai_responses"
 _PROVIDER = catalog.PROVIDERS[NAME]  # base URL, key variables, default model
@@ -68,6 +69,17 @@ class OpenAIResponses:
         url = f"{self.base_url}/responses"
         return _from_wire(_http.post_json(self.client, url, body, headers=headers,
                                           map_error=_map_error, provider=NAME))
+
+    def stream(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
+               tool_choice: ToolChoice = "auto") -> Iterator[Delta]:
+        """`complete`'s call, streamed: `harness.stream` deltas while the reply is written."""
+        body = _to_wire(messages, tools, tool_choice, model=self.model,
+                        max_output_tokens=self.max_output_tokens,
+                        reasoning_effort=self.reasoning_effort) | {"stream": True}
+        headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+        events = _http.post_events(self.client, f"{self.base_url}/responses", body,
+                                   headers=headers, map_error=_map_error, provider=NAME)
+        return streams.openai_responses(events, reply=_from_wire, call=_parse_call)
 
 
 def to_wire(messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),

@@ -5,9 +5,11 @@ and /{v1beta,v1}/models/{model}:generateContent are checked like the real APIs (
 envelope and text), turned into neutral messages for `model.complete`, and the neutral reply is
 rendered as the real JSON. `serve(emulator)` puts it on a loopback port for any client, the
 official SDKs included (`offline.serving` adds the terminal log of `python -m course emulate`).
-It does not stream; of server-side state it keeps only Anthropic's message threads (`_threads`).
-Each API's module provides the members of `_api.WireAPI`, the protocol the emulator uses them
-through (and mypy checks).
+A request that asks to stream (`"stream": true`, Gemini's `:streamGenerateContent`) is checked the
+same way and gets the same reply as server-sent events, in each API's own sequence (`_streams`).
+Of server-side state it keeps only Anthropic's message threads (`_threads`). Each API's module
+provides the members of `_api.WireAPI`, the protocol the emulator uses them through (and mypy
+checks).
 
 What a request means follows the real API too (merged Anthropic turns, Responses items sent back
 with their ids, Gemini responses split over contents: see each module). One thing it cannot do
@@ -45,7 +47,7 @@ import httpx
 
 from harness.errors import ProviderError
 from harness.messages import Model, Reply, Usage, argument_text
-from offline.emulator import _features, anthropic, gemini, openai_chat, openai_responses
+from offline.emulator import _features, _streams, anthropic, gemini, openai_chat, openai_responses
 from offline.emulator._api import WireAPI
 from offline.emulator._cache import PromptCache
 from offline.emulator._errors import WireError
@@ -64,7 +66,8 @@ DEFAULT_RETRY_AFTER = 20.0  # the wait a scripted 429 asks for when the script g
 ROUTES: dict[str, WireAPI] = {"/v1/chat/completions": openai_chat,
                               "/v1/responses": openai_responses,
                               "/v1/messages": anthropic}
-GEMINI_PATH = re.compile(r"/(v1beta|v1)/models/([^/:]+):generateContent")
+GEMINI_PATH = re.compile(
+    r"/(v1beta|v1)/models/([^/:]+):(?:generateContent|streamGenerateContent)")
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,8 @@ class Exchange:
     request: Any
     status: int
     response: dict[str, Any]
+    streamed: bool = False
+    """Whether the response went out as a stream of events (`response` is what they carry)."""
 
 
 class Emulator(httpx.BaseTransport):
@@ -104,6 +109,8 @@ class Emulator(httpx.BaseTransport):
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         status, headers, content = self.respond(request.method, request.url.raw_path.decode(),
                                                 request.read(), request.headers)
+        if headers["content-type"].startswith("text/event-stream"):  # read as it arrives
+            return httpx.Response(status, headers=headers, content=iter(_streams.split(content)))
         return httpx.Response(status, headers=headers, content=content)
 
     def respond(self, method: str, path: str, content: bytes,
@@ -126,9 +133,15 @@ class Emulator(httpx.BaseTransport):
                 extra = refused.error.headers
             if body.get("type") == "error" and body.get("request_id") is None:
                 body["request_id"] = ids.request_id()
-            self.exchanges.append(Exchange(path, request, status, body))
+            # Only an answer streams: a rejected request gets its JSON error either way.
+            how = _streams.mode(api.PROVIDER, path, dict(urllib.parse.parse_qsl(query)),
+                                request) if status == 200 else None
+            self.exchanges.append(Exchange(path, request, status, body, streamed=bool(how)))
             if self.on_exchange is not None:
                 self.on_exchange(self.exchanges[-1])
+            if how:
+                kind, frames = _streams.frames(api.PROVIDER, body, request, ids=ids, how=how)
+                return status, _headers(api, ids) | {"content-type": kind}, b"".join(frames)
         # Pretty-printed like OpenAI and Google, or compact like Anthropic.
         separators = (",", ": ") if api.INDENT else (",", ":")
         text = json.dumps(body, indent=api.INDENT, separators=separators, ensure_ascii=False)
@@ -203,7 +216,9 @@ class Emulator(httpx.BaseTransport):
         message = reply.message
         thinking = "".join(str(r.data.get("thinking", "")) for r in message.reasoning)
         calls = [(call.name, argument_text(call)) for call in message.tool_calls]
-        return Usage(input_tokens=count_tokens(compact_json(body)),
+        # How the answer is delivered is not part of the prompt: a streamed reply counts the same.
+        prompt = {key: value for key, value in body.items() if key not in _streams.OPTIONS}
+        return Usage(input_tokens=count_tokens(compact_json(prompt)),
                      output_tokens=output_tokens(message.content, calls, thinking),
                      cached_input_tokens=read, cache_write_tokens=written,
                      reasoning_tokens=output_tokens(None, [], thinking))
@@ -276,6 +291,12 @@ class _Handler(BaseHTTPRequestHandler):
     # client's delayed acknowledgement of the headers: 40 ms a request on Linux loopback.
     disable_nagle_algorithm = True
 
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except ConnectionError:  # the client hung up: openai's sync stream stops reading at [DONE]
+            self.close_connection = True
+
     def do_POST(self) -> None:
         self._dispatch()
 
@@ -295,9 +316,23 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
+        if headers["content-type"].startswith("text/event-stream"):
+            self._send_chunked(_streams.split(body))
+            return
         self.send_header("content-length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def _send_chunked(self, events: list[bytes]) -> None:
+        """A stream as the real APIs send it: chunked transfer, one event a chunk, each sent
+        as soon as it is written (a client reads the first before the last has left)."""
+        self.send_header("transfer-encoding", "chunked")
+        self.send_header("cache-control", "no-cache")
+        self.end_headers()
+        for event in events:
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+            self.wfile.flush()
+        self.wfile.write(b"0\r\n\r\n")
 
     def _read_body(self) -> bytes:
         if "chunked" in self.headers.get("transfer-encoding", "").lower():

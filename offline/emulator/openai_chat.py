@@ -2,9 +2,10 @@
 
 `validate` rejects what the real API rejects, with its status, envelope and exact text (quoted from
 real error bodies; tests/emulator/test_openai_chat.py checks each); `parse_request` turns the wire
-request into neutral messages; `render` writes a neutral reply as a `ChatCompletion`. Streaming,
-audio, logprobs and n > 1 are not emulated. Stop reasons: end_turn -> stop, tool_use -> tool_calls,
-max_tokens -> length, refusal -> content_filter, other -> stop (Chat has no "other"). """
+request into neutral messages; `render` writes a neutral reply as a `ChatCompletion` (streamed as
+chunks by `_streams`). Audio, logprobs and n > 1 are not emulated. Stop reasons: end_turn -> stop,
+tool_use -> tool_calls, max_tokens -> length, refusal -> content_filter, other -> stop (Chat has
+no "other"). """
 
 from __future__ import annotations
 
@@ -78,6 +79,7 @@ def validate(body: dict[str, Any], **_: Any) -> None:
     _check_tools_array(body)
     _check_needs_tools(body, "tool_choice")
     _check_needs_tools(body, "parallel_tool_calls")
+    _check_stream_options(body)
     _check_empty_tool_calls(body["messages"])
     _check_tool_sequence(body["messages"])
 
@@ -101,6 +103,13 @@ def _check_needs_tools(body: dict[str, Any], field: str) -> None:
     if body.get(field) is not None and not body.get("tools"):
         raise _reject(f"Invalid value for '{field}': '{field}' is only allowed when 'tools' "
                       "are specified.", param=field)
+
+
+def _check_stream_options(body: dict[str, Any]) -> None:
+    # Real text: BerriAI/litellm#5803 (stream_options sent on a request that does not stream).
+    if body.get("stream_options") is not None and body.get("stream") is not True:
+        raise _reject("The 'stream_options' parameter is only allowed when 'stream' is enabled.",
+                      param="stream_options")
 
 
 def _check_empty_tool_calls(messages: list[dict[str, Any]]) -> None:
