@@ -105,18 +105,46 @@ def test_the_worked_answer_passes_every_behaviour_and_is_in_sync(name):
 WRONG_FILES = sorted(WRONG.glob("*.py"))
 
 
+def _expected(path: Path) -> list[str]:
+    """The `# expect: ...` lines at the top of a wrong version: what its hint must say."""
+    return [line.removeprefix("# expect:").strip() for line in path.read_text().splitlines()
+            if line.startswith("# expect:")]
+
+
+def _first_divergence(printed: str) -> str:
+    """The behaviour a check printed `[differs]` for."""
+    found = re.search(r"^\[differs\] \w+: (.+)$", printed, flags=re.M)
+    return found.group(1) if found else ""
+
+
 @pytest.mark.parametrize("path", WRONG_FILES, ids=[p.stem for p in WRONG_FILES])
-def test_a_typical_wrong_version_is_caught_at_its_first_divergence(path):
+def test_a_typical_wrong_version_is_caught_and_its_hint_names_the_mistake(path):
+    # Each wrong version says, in `# expect:` lines, what its hint must tell the student: what
+    # this version did, next to what the reference did (counts, the values that differ).
     name = path.stem.split("__")[0]
     printed, used = _run_check(_define(path.read_text(), name))
     assert used is PIECES[name].reference, f"{path.name} passed:\n{printed}"
     assert "[differs]" in printed and "reference:" in printed and "yours:" in printed, printed
     assert f'Reread "{PIECES[name].section}"' in printed
+    expected = _expected(path)
+    assert expected, f"{path.name}: say what its hint must name, in a `# expect: ...` line"
+    hint = printed.split("Hint:", 1)[-1]
+    for fragment in expected:
+        assert fragment.lower() in hint.lower(), \
+            f"{path.name}: the hint does not say {fragment!r}:\n{printed}"
 
 
-def test_every_piece_has_a_wrong_version_in_the_corpus():
-    covered = {path.stem.split("__")[0] for path in WRONG_FILES}
-    assert not set(PIECES) - covered, f"no wrong version for {sorted(set(PIECES) - covered)}"
+def test_every_behaviour_of_every_piece_has_a_wrong_version_it_catches_first():
+    # One wrong version per message: each behaviour's hint is seen by at least one version.
+    caught = set()
+    for path in WRONG_FILES:
+        name = path.stem.split("__")[0]
+        printed, _ = _run_check(_define(path.read_text(), name))
+        caught.add((name, _first_divergence(printed)))
+    missing = [f"{name}: {behaviour.says}" for name, piece in sorted(PIECES.items())
+               for behaviour in piece.behaviours if (name, behaviour.says) not in caught]
+    assert not missing, "behaviours no wrong version in tests/practice_wrong/ fails first:\n" + \
+        "\n".join(missing)
 
 
 @pytest.mark.parametrize("name", sorted(PIECES))
@@ -124,7 +152,7 @@ def test_the_lesson_asks_for_the_piece_checks_it_and_explains_it(name):
     piece = PIECES[name]
     cells = _notebook(piece.lesson).cells
     turns = [c for c in cells if YOUR_TURN in c.metadata.get("tags", [])
-             and re.search(rf"^def {name}\(", c.source, flags=re.M)]
+             and re.search(rf"^(?:def|class) {name}\b", c.source, flags=re.M)]
     assert len(turns) == 1, f"{piece.lesson}: one your-turn cell (tag {YOUR_TURN!r}) defines {name}"
     assert "raise NotImplementedError()" in turns[0].source
     position = cells.index(turns[0])
@@ -193,3 +221,21 @@ def test_no_lesson_holds_or_prints_a_graded_body_before_its_exercise(path):
             for qualified in graded:
                 assert not (qualified == shown or qualified.startswith(shown + ".")), \
                     f"{path.name} prints {shown}: it holds {qualified}, graded later"
+
+
+def test_a_syntax_error_in_a_your_turn_cell_is_one_line_and_the_check_falls_back():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "course.practice")
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        shell.run_cell("%%your_turn\ndef ask(model, conversation, question)\n    return []\n")
+    said = printed.getvalue()
+    assert said.startswith("[syntax error] line 2:") and said.count("\n") == 1, said
+    checked, used = _run_check(shell.user_ns["ask"])
+    assert checked.startswith("[not yet] ask: its your-turn cell has a syntax error (line 2:")
+    assert checked.count("\n") == 1 and used is PIECES["ask"].reference
+    # A cell that parses runs as it is, magics included, and defines the piece.
+    shell.run_cell("%%your_turn\ndef ask(model, conversation, question):\n    return 'mine'\n")
+    assert shell.user_ns["ask"](None, [], "") == "mine"

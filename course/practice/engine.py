@@ -105,6 +105,10 @@ def check(function: Callable[..., Any]) -> Callable[..., Any]:
     if piece is None:
         raise LookupError(f"no lesson piece is called {name!r}: keep the name the your-turn cell "
                           f"gives (known: {', '.join(sorted(PIECES))})")
+    if broken := getattr(function, "__syntax_error__", None):
+        print(f"[not yet] {name}: its your-turn cell has a syntax error ({broken}), so the rest "
+              f"of this lesson uses the reference; fix that line and run both cells again.")
+        return piece.reference
     if (getattr(function, "__module__", None) or "").startswith("harness."):
         print(f"[not yet] {name} here is the reference: run the cell with your {name} above "
               "first, then this check again.")
@@ -125,6 +129,43 @@ def check(function: Callable[..., Any]) -> Callable[..., Any]:
             return piece.reference
         print(verdict_line(label))
     return function
+
+
+def your_turn(line: str, cell: str) -> None:
+    """The `%%your_turn` cell magic: run a your-turn cell, unless it does not parse.
+
+    A syntax error would stop a lesson's Run All at this cell. Instead it is reported in one
+    line, and the piece's name is bound to a stand-in that `check` recognises, so the check says
+    so in one line too and the lesson goes on with the reference.
+    """
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    try:
+        compile(shell.transform_cell(cell), "<your turn>", "exec")
+    except SyntaxError as error:
+        found = re.search(r"^(?:def|class) (\w+)", cell, flags=re.M)
+        where = f"line {(error.lineno or 0) + 1}: {error.msg}"  # the cell counts the magic line
+        print(f"[syntax error] {where}. This cell did not run; the check below says what the "
+              "lesson does meanwhile.")
+        if found:
+            shell.user_ns[found.group(1)] = _stand_in(found.group(1), where)
+        return
+    shell.run_cell(cell)
+
+
+def _stand_in(name: str, where: str) -> Callable[..., Any]:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError(f"{name} did not parse ({where})")
+
+    broken.__name__ = broken.__qualname__ = name
+    broken.__syntax_error__ = where  # type: ignore[attr-defined]
+    return broken
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """`%load_ext course.practice`: register `%%your_turn` (each lesson's setup cell does it)."""
+    ipython.register_magic_function(your_turn, magic_kind="cell")
 
 
 def attempt(function: Callable[..., Any], *args: Any, **kwargs: Any) -> Outcome:
@@ -194,6 +235,6 @@ def with_answers(notebook: Any) -> Any:
     its piece's worked answer: a lesson as a student who finished every piece has it."""
     for cell in notebook.cells:
         if "your-turn" in cell.metadata.get("tags", []):
-            name = re.search(r"^def (\w+)\(", cell.source, flags=re.M).group(1)
+            name = re.search(r"^(?:def|class) (\w+)\b", cell.source, flags=re.M).group(1)
             cell.source = (ANSWERS.parent / _find(name).answer_file).read_text()
     return notebook

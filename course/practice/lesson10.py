@@ -13,8 +13,9 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from course.compare import same, same_messages
+from course.compare import same_messages
 from course.practice.engine import Piece, attempt
+from course.practice.explain import differs, message_difference
 from harness.messages import AssistantMessage, Message, ToolMessage, argument_text
 from harness.providers import anthropic, gemini, openai_chat, openai_responses
 from offline.scenarios import SCENARIOS
@@ -108,18 +109,20 @@ def transcripts() -> dict[str, list[Message]]:
 def _hint(default: str):
     """Name the likely bug from the first message that differs; else the behaviour's hint."""
     def hint(index: int, mine: Any, yours: Any) -> str:
+        said = message_difference(mine, yours)
         if not isinstance(mine, dict) or not isinstance(yours, dict):
-            return "one wire message per neutral message, in the same order"
+            return f"{said}: one wire message per neutral message, in the same order"
         if mine.get("role") != yours.get("role"):
-            return f"a {mine.get('role')} message keeps the role {mine.get('role')!r} on this wire"
+            return f"{said}: a {mine.get('role')} message keeps its role on this wire"
         calls = [call for call in yours.get("tool_calls") or [] if isinstance(call, dict)]
         if any(not isinstance((call.get("function") or {}).get("arguments"), str)
                for call in calls):
-            return "arguments travel as a JSON string: argument_text(call)"
-        if mine.get("content") != yours.get("content"):
-            return ("content stays None next to tool_calls; a turn with neither text nor calls "
-                    "gets ''") if mine.get("role") == "assistant" else "keep the content as it is"
-        return default
+            return (f"{said}: yours sends the arguments as an object; on this wire they travel "
+                    "as a JSON string, argument_text(call)")
+        if mine.get("content") != yours.get("content") and mine.get("role") == "assistant":
+            return (f"{said}: content stays None next to tool_calls, and a turn with neither "
+                    "text nor calls gets ''")
+        return f"{said}: {default}"
     return hint
 
 
@@ -222,7 +225,10 @@ def _stops(yours, providers: tuple[str, ...]):
         full = body | _USAGE[provider]
         want = ADAPTERS[provider].from_wire(full).stop_reason.value
         seen = attempt(yours, provider, full)
-        if found := same(f"{provider}, {reply}", want, seen, hint=_HINTS[provider]):
+        if found := differs(f"{provider}, {reply}", want, seen,
+                            lambda want, got, provider=provider, reply=reply: (
+                                f"for {provider}'s {reply} yours says {got!r}, the reference "
+                                f"{want!r}: {_HINTS[provider]}")):
             return found
     return None
 

@@ -16,8 +16,10 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from course.compare import Divergence, Outcome, same, same_messages
+from course.compare import Divergence, Outcome, same_messages
 from course.practice.engine import attempt
+from course.practice.explain import count_hint as explain_count
+from course.practice.explain import differs, message_difference
 from harness.tools import Toolbox
 from offline.scenarios import SCENARIOS
 from offline.scripted import ScriptedModel
@@ -49,22 +51,33 @@ def keeps_the_messages(yours: Callable[..., Any], *, hint: str) -> Divergence | 
     scenario = SCENARIOS["umbrella"]
     given = scenario.messages()
     attempt(yours, scenario.model(), scenario_tools("umbrella"), given)
+    before = len(scenario.messages())
     return same_messages("umbrella, the list you were given", scenario.messages(), given,
-                         hint=hint)
+                         hint=f"the caller gave {before} messages and yours left "
+                              f"{len(given)} in that list: {hint}")
 
 
 def same_calls(case: str, mine: ScriptedModel, theirs: ScriptedModel, *, hint: str,
                count_hint: str) -> Divergence | None:
     """The first model call whose messages or declared tools differ ("call N, message M"),
-    else a difference in the number of calls, else None."""
+    else a difference in the number of calls, else None. Each hint says what yours sent."""
     for number, (sent, seen) in enumerate(zip(mine.requests, theirs.requests, strict=False),
                                           start=1):
+        def what(index: int, want: Any, got: Any, sent: Any = sent, seen: Any = seen,
+                 number: int = number) -> str:
+            sizes = (f"on call {number} yours sent {len(seen.messages)} message(s), the "
+                     f"reference {len(sent.messages)}; " if len(seen.messages) !=
+                     len(sent.messages) else "")
+            return f"{sizes}{message_difference(want, got)}: {hint}"
+
         if found := (same_messages(f"{case}, call {number}", sent.messages, seen.messages,
-                                   hint=hint)
-                     or same(f"{case}, call {number}, tools declared",
-                             [tool.name for tool in sent.tools], [tool.name for tool in seen.tools],
-                             hint="pass tools=toolbox.specs on every call: the model sees "
-                                  "only what each request carries")):
+                                   hint=what)
+                     or differs(f"{case}, call {number}, tools declared",
+                                [tool.name for tool in sent.tools],
+                                [tool.name for tool in seen.tools],
+                                lambda want, got: f"yours declared {got or 'no tools'}, the "
+                                f"reference {want}: pass tools=toolbox.specs on every call, "
+                                "the model sees only what each request carries")):
             return found
-    return same(f"{case}, number of model calls", len(mine.requests), len(theirs.requests),
-                hint=count_hint)
+    return differs(f"{case}, number of model calls", len(mine.requests), len(theirs.requests),
+                   lambda want, got: explain_count(want, got, count_hint))
