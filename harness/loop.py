@@ -2,7 +2,7 @@
 
 `run` is the whole loop; its `RunResult` starts with the `Exit` that fired. It never retries (a
 loop that retries on a cap has a cap twice as large), never edits an earlier message (the history
-is append-only), appends each assistant turn whole and knows no wire format. The rest are options
+is append-only), appends each reply whole and knows no wire format. The rest are options
 a config change can drop: the no-progress detector, the reminder, the token cap, the goal check."""
 
 from __future__ import annotations
