@@ -33,7 +33,10 @@ YOUR_TURN = "your-turn"
 # answer may hold such a body, and no lesson may print its source.
 GRADED_AFTER = {
     "01_message_ordering": ("10", ["course.exercises.reference.append_round",
-                                   "course.exercises.reference.to_anthropic"]),
+                                   "course.exercises.reference.to_anthropic",
+                                   "harness.providers.anthropic._map_message",
+                                   "harness.providers.anthropic._map_messages",
+                                   "harness.providers.anthropic._add_to_user"]),
     "02_early_exit": ("05", ["course.exercises.reference.run_loop", "harness.loop.run",
                              "harness.loop._close"]),
     "03_no_progress": ("07", ["harness.progress.call_key",
@@ -42,7 +45,9 @@ GRADED_AFTER = {
     "04_cost": ("06", ["harness.cost.cumulative_input", "harness.cost.first_turn_over_budget",
                        "harness.cost.run_cost"]),
     "05_capstone": ("11", ["harness.loop.run", "harness.loop._close",
-                           "course.exercises.reference.summarize_exits"]),
+                           "course.exercises.reference.summarize_exits",
+                           "harness.tools.run_calls", "harness.trace.summarize",
+                           "harness.trace._most_called"]),
 }
 ALIKE = 0.8  # normalised-tree similarity from which a body counts as the graded one
 
@@ -183,7 +188,8 @@ def _resolve(qualified: str):
 def _tokens(source: str) -> dict[str, list[str]]:
     from grader.copies import tokens
 
-    return {node.name: tokens(node) for node in ast.walk(ast.parse(source))
+    python = re.sub(r"^\s*%.*$", "", source, flags=re.M)  # IPython's magics are not Python
+    return {node.name: tokens(node) for node in ast.walk(ast.parse(python))
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
 
 
@@ -198,6 +204,54 @@ def _graded_tokens() -> dict[str, list[str]]:
     return found
 
 
+def _aliases(source: str) -> dict[str, list[str]]:
+    """What each name a lesson imports stands for: `from harness import trace` makes `trace`
+    harness.trace; `adapter = importlib.import_module(f"harness.providers.{PROVIDER}")` makes
+    `adapter` any of the four adapters."""
+    from harness.providers import PROVIDERS
+
+    found: dict[str, list[str]] = {}
+    for line in source.splitlines():
+        if imported := re.match(r"\s*from ([\w.]+) import (.+)$", line):
+            for part in imported.group(2).split(","):
+                name, _, alias = part.strip().partition(" as ")
+                found[(alias or name).strip()] = [f"{imported.group(1)}.{name.strip()}"]
+        elif imported := re.match(r"\s*import ([\w.]+)(?: as (\w+))?$", line):
+            found[imported.group(2) or imported.group(1)] = [imported.group(1)]
+        elif dynamic := re.match(r"\s*(\w+) = importlib\.import_module\(f\"([\w.]+)\.\{", line):
+            found[dynamic.group(1)] = [f"{dynamic.group(2)}.{name}" for name in PROVIDERS]
+    return found
+
+
+def _resolved(shown: str, aliases: dict[str, list[str]]) -> list[str]:
+    head, _, rest = shown.partition(".")
+    return [f"{full}.{rest}" if rest else full for full in aliases.get(head, [head])]
+
+
+def _holds(shown: str, qualified: str) -> bool:
+    """Whether printing `shown`'s source prints `qualified`'s: the same object, a class around
+    the method, or the module the function is written in (a package's __init__ holds only its
+    own code, not its submodules')."""
+    if shown == qualified:
+        return True
+    try:
+        target = _resolve(shown)
+    except (ImportError, AttributeError):
+        return False
+    if inspect.ismodule(target):
+        return inspect.unwrap(_resolve(qualified)).__module__ == target.__name__
+    return qualified.startswith(shown + ".")
+
+
+def test_the_graded_body_check_sees_through_imports_and_dynamic_modules():
+    aliases = _aliases("from harness import trace\nimport harness.tools\n"
+                       "adapter = importlib.import_module(f\"harness.providers.{PROVIDER}\")\n")
+    assert _resolved("trace.summarize", aliases) == ["harness.trace.summarize"]
+    assert _resolved("harness.tools.run_calls", aliases) == ["harness.tools.run_calls"]
+    assert "harness.providers.anthropic._map_message" in _resolved("adapter._map_message",
+                                                                   aliases)
+
+
 LESSON_FILES = sorted(LESSONS.glob("[01][0-9]_*.ipynb"))
 
 
@@ -207,6 +261,7 @@ def test_no_lesson_holds_or_prints_a_graded_body_before_its_exercise(path):
 
     graded, bodies = _graded_before(path.stem), _graded_tokens()
     sources = [c.source for c in _notebook(path.stem).cells if c.cell_type == "code"]
+    aliases = _aliases("\n".join(sources))
     sources += [(LESSONS / PIECES[n].answer_file).read_text() for n in PIECES
                 if PIECES[n].lesson == path.stem]
     for source in sources:
@@ -218,9 +273,10 @@ def test_no_lesson_holds_or_prints_a_graded_body_before_its_exercise(path):
                 assert score < ALIKE, (f"{path.name}: {name} is {score:.0%} like {qualified}, "
                                        f"graded in exercise {graded[qualified]}")
         for shown in re.findall(r"getsource\(([\w.]+)\)", source):
-            for qualified in graded:
-                assert not (qualified == shown or qualified.startswith(shown + ".")), \
-                    f"{path.name} prints {shown}: it holds {qualified}, graded later"
+            for name in _resolved(shown, aliases):
+                for qualified in graded:
+                    assert not _holds(name, qualified), \
+                        f"{path.name} prints {shown}: it holds {qualified}, graded later"
 
 
 def test_a_syntax_error_in_a_your_turn_cell_is_one_line_and_the_check_falls_back():
