@@ -6,6 +6,8 @@
     python -m course replay --provider anthropic --scenario umbrella
     python -m course record --provider gemini --scenario umbrella           live, needs a key
     python -m course record --all --emulator --force                       regenerate them all
+    python -m course copies                       your copies of the lessons in my_work/
+    python -m course copies --fresh 03_the_loop   set yours aside, take a fresh copy
 
 This module only parses arguments and prints; the work is done by the modules it calls.
 """
@@ -59,6 +61,23 @@ def _record(args: argparse.Namespace) -> int:
     return 0
 
 
+def _copies(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from course import copies
+
+    root = Path(args.root) if args.root else copies.ROOT
+    if args.fresh:
+        kept, copy = copies.fresh(args.fresh, root)
+        print(f"{copy.relative_to(root)}: a fresh copy" + (
+            f"; yours is now {kept.relative_to(root)}" if kept else ""))
+        return 0
+    made = copies.make_copies(root)
+    print(f"{copies.WORK}/: {len(made)} new cop{'y' if len(made) == 1 else 'ies'}; the ones "
+          "you already had are left as they are")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m course", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -80,6 +99,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="record against the offline emulator instead of the live API")
     record.add_argument("--force", action="store_true", help="overwrite existing cassettes")
     record.set_defaults(handler=_record)
+    mine = commands.add_parser("copies", help="make your copies of the lessons and exercises")
+    mine.add_argument("--fresh", metavar="NOTEBOOK", help="set your copy of NOTEBOOK (e.g. "
+                      "03_the_loop) aside and copy the current one in its place")
+    mine.add_argument("--root", help="the kit's folder (default: this one)")
+    mine.set_defaults(handler=_copies)
     return parser
 
 

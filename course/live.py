@@ -48,7 +48,8 @@ from offline.scripted import ScriptedModel, Step
 from offline.tokens import count_tokens
 
 RUNS = Path(os.environ.get("AGENT_LOOP_KIT_RUNS")
-            or Path(__file__).resolve().parent.parent / "lessons" / "my_runs")
+            or Path(__file__).resolve().parent.parent / "my_work" / "lessons" / "my_runs")
+"""Beside the student's copy of lesson 12 (course.copies), git-ignored like all of my_work/."""
 BASE_URL_VARIABLE = "AGENT_LOOP_KIT_BASE_URL"  # another endpoint for the chosen provider
 # Real tokenizers cut JSON finer than characters / 4, and providers add their own tool preamble:
 # the worst case counts half as many tokens again, plus this many.

@@ -254,7 +254,8 @@ def _repository_state() -> str:
     """What git sees (tracked changes, untracked files) plus the learner folder's default files."""
     status = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True,
                             text=True, check=True).stdout
-    return status + "\n".join(sorted(map(str, (LESSONS_DIR / "my_runs").rglob("*"))))
+    learner = [LESSONS_DIR / "my_runs", ROOT / "my_work" / "lessons" / "my_runs"]
+    return status + "\n".join(sorted(str(p) for folder in learner for p in folder.rglob("*")))
 
 
 @pytest.mark.slow

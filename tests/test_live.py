@@ -259,11 +259,12 @@ def test_a_run_that_raises_leaves_no_file(no_keys, tmp_path):
 
 
 def test_the_learners_folder_is_ignored_by_git():
-    paths = ["lessons/my_runs/gemini/run.yaml", "lessons/my_runs/my_loop.py"]
+    paths = ["my_work/lessons/my_runs/gemini/run.yaml", "my_work/lessons/my_runs/my_loop.py",
+             "lessons/my_runs/my_loop.py"]
     found = subprocess.run(["git", "check-ignore", *paths], cwd=ROOT, capture_output=True,
                            text=True)
-    assert found.stdout.split() == paths, "add /lessons/my_runs/ to .gitignore"
-    assert live.RUNS.name == "my_runs"
+    assert found.stdout.split() == paths, "add /my_work/ to .gitignore"
+    assert live.RUNS.name == "my_runs" and live.RUNS.parent.parent.name == "my_work"
 
 
 def test_the_learners_loop_is_loaded_from_their_file(tmp_path):

@@ -25,6 +25,7 @@ NAMED_FILE = re.compile(
 EXAMPLES = {
     "my_runs/my_loop.py": "lesson 12: the learner's own loop, a file they write (git-ignored)",
     "lessons/my_runs/my_loop.py": "docs/self-learners.md, lesson 12: the same file, from the root",
+    "my_work/lessons/my_runs/my_loop.py": "the same, in the student's copies (course.copies)",
     "src/refund.py": "lesson 07: the file a scripted model edits again and again (edit counter)",
 }
 
