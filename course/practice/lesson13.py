@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from threading import Event
-from typing import Any
 
-from course.compare import Divergence, Outcome, same, same_messages
+from course.compare import Outcome, same
 from course.practice.engine import Piece, attempt
-from course.practice.explain import message_difference
+from course.practice.runs import compare_runs, hooked_run, hooked_run_with
 from harness.hooks import Interrupt, Moment, Remind, StopOnRepeat, run_hooked
 from harness.messages import ToolCall
 from harness.progress import RepeatReminder
@@ -70,39 +69,6 @@ REPEAT = Piece("StopOnRepeat", lesson="13_hooks", section="The detector, as a ho
 REMIND = Piece("Remind", lesson="13_hooks", section="The reminder, as a hook", reference=Remind)
 APPROVAL = Piece("ApprovalPause", lesson="13_hooks", section="A hook of your own: approval",
                  reference=ApprovalPause)
-
-
-def _run(name: str, hooks: list[object], **options: Any) -> RunResult:
-    """Scenario `name` through run_hooked with these hooks (its own loop options first)."""
-    scenario = SCENARIOS[name]
-    settings = {key: value for key, value in scenario.loop_options.items()
-                if key in ("max_turns", "parallel_tools", "closing_call")} | options
-    return run_hooked(scenario.model(), scenario.tools(), scenario.messages(), hooks, **settings)
-
-
-def _run_with(name: str, hook_class: Callable[[], object]) -> RunResult:
-    """Scenario `name` with one new hook of this class (made here, so a blank one is caught)."""
-    return _run(name, [hook_class()])
-
-
-def _ends(result: RunResult) -> list[object]:
-    return [result.status.value, result.turns]
-
-
-def _compare_runs(case: str, want: RunResult, seen: Outcome, *, ended: str,
-                  history: str) -> Divergence | None:
-    """How the run ended first (exit, detail, number of calls), then the history."""
-    if seen.error:
-        return same(case, "a finished run", seen, hint="run_hooked called your hook and it raised")
-    mine, yours = want, seen.value
-    if _ends(mine) != _ends(yours):
-        return same(f"{case}, how the run ended (exit, model calls)", _ends(mine),
-                    _ends(yours), hint=f"yours ended {yours.status.value} after {yours.turns} "
-                    f"model call(s), the reference {mine.status.value} after {mine.turns}: "
-                    f"{ended}")
-    return same_messages(f"{case}, the history", mine.messages, yours.messages,
-                         hint=lambda index, want, got: f"{message_difference(want, got)}: "
-                                                       f"{history}")
 
 
 # ---- goal_check -------------------------------------------------------------------------------
@@ -171,7 +137,7 @@ def _stopped_at(hook_class, call: int) -> RunResult:
 
 @INTERRUPT.behaviour("stops before a model call once cancelled: interrupted, nothing pending")
 def _before_a_call(yours, reference):
-    return _compare_runs("bench_press, stop pressed before the run", _stopped_at(reference, 0),
+    return compare_runs("bench_press, stop pressed before the run", _stopped_at(reference, 0),
                          attempt(_stopped_at, yours, 0),
                          ended="at before_call, a cancelled run stops with "
                                "Stop(Exit.INTERRUPTED, f\"cancelled before call {moment.turn}\")",
@@ -181,7 +147,7 @@ def _before_a_call(yours, reference):
 @INTERRUPT.behaviour("stops before a reply's tools run; its calls answered \"Cancelled\"")
 def _before_the_tools(yours, reference):
     for call in (1, 2, 3):
-        if found := _compare_runs(
+        if found := compare_runs(
                 f"bench_press, stop pressed during call {call}", _stopped_at(reference, call),
                 attempt(_stopped_at, yours, call),
                 ended="check the signal at before_tools too: the reply that was on its way is "
@@ -201,8 +167,8 @@ _STUCK = ("refund_doom_loop", "order_shipment_cycle", "retry_after_timeout", "to
 @REPEAT.behaviour("stops a repeat and a cycle with no_progress, the repeated call not run")
 def _stops_repeats(yours, reference):
     for name in _STUCK[:2]:
-        if found := _compare_runs(
-                name, _run_with(name, reference), attempt(_run_with, name, yours),
+        if found := compare_runs(
+                name, hooked_run_with(name, reference), attempt(hooked_run_with, name, yours),
                 ended="at before_tools, show the detector every call of the reply and stop "
                       "with Stop(Exit.NO_PROGRESS, ..., loop.NOT_EXECUTED_REPEAT) when it fires",
                 history="the calls of the reply that repeated are answered NOT_EXECUTED_REPEAT"):
@@ -213,8 +179,8 @@ def _stops_repeats(yours, reference):
 @REPEAT.behaviour("lets a retry after an error through, and only the turn just before counts")
 def _exempts_retries(yours, reference):
     for name in _STUCK[2:]:
-        if found := _compare_runs(
-                name, _run_with(name, reference), attempt(_run_with, name, yours),
+        if found := compare_runs(
+                name, hooked_run_with(name, reference), attempt(hooked_run_with, name, yours),
                 ended="a call whose result in the turn just before was an error is a retry: at "
                       "after_tool keep the keys of the calls that failed, and pass "
                       "previous_was_error to the detector for them (then forget them)",
@@ -229,10 +195,10 @@ def _fresh_each_run(yours, reference):
     if theirs.error:
         return same("StopOnRepeat()", "a hook", theirs, hint="the constructor raised")
     for run_number in (1, 2):
-        if found := _compare_runs(
+        if found := compare_runs(
                 f"refund_doom_loop, run {run_number} with the same hook",
-                _run("refund_doom_loop", [mine]),
-                attempt(_run, "refund_doom_loop", [theirs.value]),
+                hooked_run("refund_doom_loop", [mine]),
+                attempt(hooked_run, "refund_doom_loop", [theirs.value]),
                 ended="a new run starts a new count: at before_call of turn 1, make a new "
                       "detector and forget the errors",
                 history="the same hook serves a second run as if it were new"):
@@ -245,13 +211,13 @@ def _fresh_each_run(yours, reference):
 def _nudged(hook_class, runs: int = 1) -> list[RunResult]:
     """refund_doom_loop, no detector, 12 turns, `runs` times with one reminder."""
     hook = hook_class(RepeatReminder())
-    return [_run("refund_doom_loop", [hook], max_turns=12) for _ in range(runs)]
+    return [hooked_run("refund_doom_loop", [hook], max_turns=12) for _ in range(runs)]
 
 
 @REMIND.behaviour("adds the reminder's note after the turn's results, at the 3rd and 5th call")
 def _notes(yours, reference):
     seen = attempt(_nudged, yours)
-    return _compare_runs("refund_doom_loop, 12 turns, no detector", _nudged(reference)[0],
+    return compare_runs("refund_doom_loop, 12 turns, no detector", _nudged(reference)[0],
                          seen if seen.error else Outcome(value=seen.value[0]),
                          ended="the reminder only advises: the run ends as it would without it",
                          history="at after_tool return reminder.observe(call.name, "
@@ -262,7 +228,7 @@ def _notes(yours, reference):
 @REMIND.behaviour("counts from zero again in a new run")
 def _resets(yours, reference):
     seen = attempt(_nudged, yours, 2)
-    return _compare_runs("refund_doom_loop, the second run with the same reminder",
+    return compare_runs("refund_doom_loop, the second run with the same reminder",
                          _nudged(reference, 2)[1],
                          seen if seen.error else Outcome(value=seen.value[1]),
                          ended="the reminder only advises",

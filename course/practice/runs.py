@@ -7,7 +7,9 @@ then their number.
 most of a check's time otherwise); only scenarios whose tools keep no state may share one.
 `on_scenario` runs a piece the way the loop runs: the scenario's scripted model, its tools and
 its opening messages. `keeps_the_messages` is the behaviour every such piece has: the caller's
-list comes back as it went in. No lesson's pieces live here.
+list comes back as it went in. `hooked_run` runs a scenario through `harness.hooks.run_hooked`
+with some hooks, and `compare_runs` says how two such runs first differ (lesson 13). No lesson's
+pieces live here.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from course.compare import Divergence, Outcome, same_messages
+from course.compare import Divergence, Outcome, same, same_messages
 from course.practice.engine import attempt
 from course.practice.explain import count_hint as explain_count
 from course.practice.explain import differs, message_difference
+from harness.hooks import run_hooked
 from harness.tools import Toolbox
+from harness.trace import RunResult
 from offline.scenarios import SCENARIOS
 from offline.scripted import ScriptedModel
 
@@ -81,3 +85,38 @@ def same_calls(case: str, mine: ScriptedModel, theirs: ScriptedModel, *, hint: s
             return found
     return differs(f"{case}, number of model calls", len(mine.requests), len(theirs.requests),
                    lambda want, got: explain_count(want, got, count_hint))
+
+
+# The hooked loop (lesson 13): a scenario with some hooks, and how two such runs differ.
+
+def hooked_run(name: str, hooks: list[object], **options: Any) -> RunResult:
+    """Scenario `name` through run_hooked with these hooks (its own loop options first)."""
+    scenario = SCENARIOS[name]
+    settings = {key: value for key, value in scenario.loop_options.items()
+                if key in ("max_turns", "parallel_tools", "closing_call")} | options
+    return run_hooked(scenario.model(), scenario.tools(), scenario.messages(), hooks, **settings)
+
+
+def hooked_run_with(name: str, hook_class: Callable[[], object]) -> RunResult:
+    """Scenario `name` with one new hook of this class (made here, so a blank one is caught)."""
+    return hooked_run(name, [hook_class()])
+
+
+def _ends(result: RunResult) -> list[object]:
+    return [result.status.value, result.turns]
+
+
+def compare_runs(case: str, want: RunResult, seen: Outcome, *, ended: str,
+                  history: str) -> Divergence | None:
+    """How the run ended first (exit, detail, number of calls), then the history."""
+    if seen.error:
+        return same(case, "a finished run", seen, hint="run_hooked called your hook and it raised")
+    mine, yours = want, seen.value
+    if _ends(mine) != _ends(yours):
+        return same(f"{case}, how the run ended (exit, model calls)", _ends(mine),
+                    _ends(yours), hint=f"yours ended {yours.status.value} after {yours.turns} "
+                    f"model call(s), the reference {mine.status.value} after {mine.turns}: "
+                    f"{ended}")
+    return same_messages(f"{case}, the history", mine.messages, yours.messages,
+                         hint=lambda index, want, got: f"{message_difference(want, got)}: "
+                                                       f"{history}")
