@@ -192,7 +192,8 @@ def test_the_file_browser_holds_lessons_and_exercises_and_no_instructor_tools(la
     # No news pop-up: the students' config turns the news and update checks off.
     news = httpx.get(f"{lab.url}/lab/api/settings/@jupyterlab/apputils-extension:notification"
                      f"?token={TOKEN}").json()
-    assert news["settings"]["fetchNews"] == "false", news["settings"]
+    defaults = {key: value.get("default") for key, value in news["schema"]["properties"].items()}
+    assert (defaults["fetchNews"], defaults["checkForUpdates"]) == ("false", False), defaults
 
     with browser_page() as page:
         page.goto(lab.tree("lessons", "file-browser"), timeout=90_000)
