@@ -1,5 +1,6 @@
 # Entry points for people, the rest for instructors and maintainers.
-#   make lab    set up (first time only) and open JupyterLab on the lessons and exercises
+#   make lab    set up (first time only) and open JupyterLab on your copies of the lessons
+#   make fresh NOTEBOOK=03_the_loop   set your copy of one notebook aside, take a fresh one
 #   make setup  set up only: the environment students and instructors use (no tests run)
 #   make setup-grader  set up only, with the class grader's extra (Dask, bubblewrap) too
 #   make test   set up (first time only) and run the whole test suite
@@ -9,7 +10,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 UV_VERSION := 0.13.8
 
-.PHONY: setup setup-grader lab test chromium lint bench cassettes exercises answers site clean
+.PHONY: setup setup-grader lab fresh test chromium lint bench cassettes exercises answers site clean
 
 $(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
@@ -41,12 +42,18 @@ setup-grader: $(VENV)/.test
 	@echo "ready: .venv holds the kit, nbgrader and the class grader (python -m grader)"
 
 # The students' JupyterLab (etc/jupyter: no instructor tools, instructor files hidden), rooted
-# here so the file browser holds lessons/ and exercises/ side by side; it opens on lessons/.
+# in my_work/ (git-ignored), which holds the student's own copies of lessons/ and exercises/, made
+# on the first run and never overwritten, so a `git pull` cannot collide with their work; it
+# opens on lessons/. `make fresh NOTEBOOK=03_the_loop` sets one copy aside and takes a new one.
 # JupyterLab refuses to start as root unless told; containers and CI machines often are root.
 lab: $(VENV)/.lab
+	$(BIN)/python -m course copies
 	JUPYTER_CONFIG_PATH=$(CURDIR)/etc/jupyter $(BIN)/jupyter lab \
-		--ServerApp.root_dir=$(CURDIR) --LabApp.default_url=/lab/tree/lessons \
+		--ServerApp.root_dir=$(CURDIR)/my_work --LabApp.default_url=/lab/tree/lessons \
 		$$([ "$$(id -u)" = 0 ] && echo --allow-root)
+
+fresh: $(VENV)/.lab
+	$(BIN)/python -m course copies --fresh $(NOTEBOOK)
 
 # The browser test drives Debian's chromium; install it when we may (root with apt-get).
 chromium:

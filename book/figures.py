@@ -1,8 +1,10 @@
-"""Draw the course's two diagrams as plain SVG: lessons/figures/loop.svg and exits.svg.
+"""Draw the course's diagrams as plain SVG: lessons/figures/first_loop.svg, loop.svg, exits.svg.
 
-    python -m book.figures    # rewrite both (tests/test_book.py checks they are current)
+    python -m book.figures    # rewrite them (tests/test_book.py checks they are current)
 
-The loop figure follows `harness.loop.run` check by check, in its order; the exits figure says
+The first loop is the one lesson 03 asks for (`run_agent`: two exits, the reply appended before
+its results). The loop figure follows `harness.loop.run` check by check, in its order; the exits
+figure says
 where each exit fires and what the run returns, with the texts pending tool calls are answered
 with imported from `harness.loop`, so a changed text changes the figure. Plain SVG only: a white
 background, generic font families, no scripts, no external fonts or images, so the files render
@@ -150,6 +152,51 @@ def _exit_branch(svg: Svg, x: float, y: float, exit_name: str, note: str) -> Non
     svg.pill(pill_x, y + 3, exit_name)
 
 
+# Lesson 03's loop, top to bottom: (kind, text, exit on "yes" or None, what that exit returns).
+FIRST_ROWS = [
+    ("action", "send the whole history and the tool declarations (one model call)", None, ""),
+    ("action", "append the reply, whole (text, reasoning, tool calls)", None, ""),
+    ("check", "does the reply ask for no tool?", "done", "the reply's text"),
+    ("action", "run each requested tool, in the order the reply lists them", None, ""),
+    ("action", "append one result per call, each carrying its call's id", None, ""),
+    ("check", "was that turn number max_turns?", "turn_cap", "no answer (None)"),
+]
+
+
+def first_loop_figure() -> str:
+    top, row, left, width = 96, 54, 110, 420
+    svg = Svg(800, top + row * len(FIRST_ROWS) + 46, "The loop you write in lesson 03: run_agent, "
+              "with two exits")
+    svg.text(20, 30, "The loop of lesson 03: run_agent, two exits", size=17, weight="bold")
+    svg.text(20, 50, "One pass is one turn; each yes ends the run with its exit.", size=12,
+             fill=MUTED)
+    svg.box(left, 62, width, 26, ("#f6f8fa", LINE))
+    svg.text(left + width / 2, 80, "history = a copy of the messages you were given",
+             anchor="middle")
+    svg.arrow((left + width / 2, 88), (left + width / 2, top - 2))
+    for number, (kind, label, exit_name, returns) in enumerate(FIRST_ROWS):
+        y = top + number * row
+        svg.box(left, y, width, 34, CHECK if kind == "check" else ACTION)
+        svg.text(left + 12, y + 22, label, weight="bold" if kind == "check" else "normal")
+        if number + 1 < len(FIRST_ROWS):
+            svg.arrow((left + width / 2, y + 34), (left + width / 2, y + row - 2))
+            if kind == "check":
+                svg.text(left + width / 2 + 6, y + 47, "no", size=11, fill=MUTED)
+        if exit_name:
+            svg.arrow((left + width, y + 17), (650 - 2, y + 17))
+            svg.text(left + width + 8, y + 12, "yes", size=11, fill=MUTED)
+            svg.text(left + width + 8, y + 31, returns, size=11, fill=MUTED, italic=True)
+            svg.pill(650, y + 3, exit_name)
+    last = top + (len(FIRST_ROWS) - 1) * row + 17
+    svg.arrow((left, last), (40, last), (40, top + 17), (left - 2, top + 17))
+    svg.text(left - 8, last - 5, "no", size=11, fill=MUTED, anchor="end")
+    svg.text(48, (top + last) / 2, "next", size=12, fill=MUTED, italic=True)
+    svg.text(48, (top + last) / 2 + 15, "turn", size=12, fill=MUTED, italic=True)
+    svg.text(20, svg.height - 14, "Lesson 05 adds what happens at the cap; harness.loop.run has "
+             "seven exits (loop.svg).", size=12, fill=MUTED)
+    return svg.render()
+
+
 def _pending(text: str) -> str:
     return f'"{text}"'
 
@@ -208,7 +255,8 @@ def exits_figure() -> str:
 
 
 def figures() -> dict[Path, str]:
-    return {FIGURES / "loop.svg": loop_figure(), FIGURES / "exits.svg": exits_figure()}
+    return {FIGURES / "first_loop.svg": first_loop_figure(), FIGURES / "loop.svg": loop_figure(),
+            FIGURES / "exits.svg": exits_figure()}
 
 
 def main() -> None:

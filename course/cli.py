@@ -8,6 +8,8 @@
     python -m course record --all --emulator --force                       regenerate them all
     python -m course emulate --provider anthropic --script my_script.yaml  serve your own agent
     python -m course emulate --provider gemini --scenario umbrella --port 0
+    python -m course copies                       your copies of the lessons in my_work/
+    python -m course copies --fresh 03_the_loop   set yours aside, take a fresh copy
 
 This module only parses arguments and prints; the work is done by the modules it calls.
 """
@@ -79,6 +81,20 @@ def _emulate(args: argparse.Namespace) -> int:
         print(f"error: cannot serve on port {args.port} ({error.strerror}); choose another "
               "with --port (0 picks a free one)", file=sys.stderr)
         return 2
+def _copies(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from course import copies
+
+    root = Path(args.root) if args.root else copies.ROOT
+    if args.fresh:
+        kept, copy = copies.fresh(args.fresh, root)
+        print(f"{copy.relative_to(root)}: a fresh copy" + (
+            f"; yours is now {kept.relative_to(root)}" if kept else ""))
+        return 0
+    made = copies.make_copies(root)
+    print(f"{copies.WORK}/: {len(made)} new cop{'y' if len(made) == 1 else 'ies'}; the ones "
+          "you already had are left as they are")
     return 0
 
 
@@ -110,6 +126,11 @@ def build_parser() -> argparse.ArgumentParser:
     emulate.add_argument("--port", type=int, default=DEFAULT_PORT, help="0 picks a free port")
     emulate.add_argument("--key", default=DEFAULT_KEY, help="the API key it accepts")
     emulate.set_defaults(handler=_emulate)
+    mine = commands.add_parser("copies", help="make your copies of the lessons and exercises")
+    mine.add_argument("--fresh", metavar="NOTEBOOK", help="set your copy of NOTEBOOK (e.g. "
+                      "03_the_loop) aside and copy the current one in its place")
+    mine.add_argument("--root", help="the kit's folder (default: this one)")
+    mine.set_defaults(handler=_copies)
     return parser
 
 

@@ -3,9 +3,12 @@
 `connect` picks the provider: the one asked for if its key is set, else the first with a key.
 With no key at all it serves the emulator on loopback, answering from `stand_in()`, so the same
 code runs offline. `plan_budget` turns dollars into `max_turns` from the price table before the
-first call, and `Metered` refuses (HTTP 402, nothing sent) any call the dollars left may not
-cover. `recording` records runs into the learner's folder (`RUNS`, git-ignored), never into
-`cassettes/`, scrubbed as `offline.record` scrubs, and refuses to overwrite unless told.
+first call; `Metered` adds up what each call cost, and `SpendingCap`, a hook on the loop's
+`before_call`, ends the run with the `token_cap` exit (the kit's cost cap) before a call the
+dollars left may not cover. `Metered` still refuses such a call itself (HTTP 402, nothing sent)
+for a loop without that hook. `recording` records runs into the learner's folder (`RUNS`,
+git-ignored), never into `cassettes/`, scrubbed as `offline.record` scrubs, and refuses to
+overwrite unless told.
 
 It does not retry, stream, or choose a model for you beyond a cheap default; the network guard
 stays on and only the chosen provider's host is opened, only while a recording block runs.
@@ -30,9 +33,12 @@ import httpx
 from harness import providers
 from harness.cost import Price, run_cost
 from harness.errors import ProviderError
+from harness.hooks import Moment, Stop, from_options, run_hooked
 from harness.messages import Message, Model, Reply, ToolMessage, ToolSpec
 from harness.providers._http import default_client
 from harness.providers.catalog import KEY_VARIABLES, PRICES
+from harness.tools import Toolbox
+from harness.trace import Exit, RunResult
 from offline import guard
 from offline.cassettes import CASSETTES, use
 from offline.dictform import to_dicts
@@ -42,7 +48,8 @@ from offline.scripted import ScriptedModel, Step
 from offline.tokens import count_tokens
 
 RUNS = Path(os.environ.get("AGENT_LOOP_KIT_RUNS")
-            or Path(__file__).resolve().parent.parent / "lessons" / "my_runs")
+            or Path(__file__).resolve().parent.parent / "my_work" / "lessons" / "my_runs")
+"""Beside the student's copy of lesson 12 (course.copies), git-ignored like all of my_work/."""
 BASE_URL_VARIABLE = "AGENT_LOOP_KIT_BASE_URL"  # another endpoint for the chosen provider
 # Real tokenizers cut JSON finer than characters / 4, and providers add their own tool preamble:
 # the worst case counts half as many tokens again, plus this many.
@@ -150,23 +157,49 @@ def plan_budget(model: str, dollars: float, *, prefix: int, max_output_tokens: i
 
 class Metered:
     """A model that adds up what each call cost and refuses, before sending, a call whose worst
-    case the dollars left may not cover: a `ProviderError` with status 402, nothing sent."""
+    case the dollars left may not cover: a `ProviderError` with status 402, nothing sent. (With
+    `SpendingCap` on the loop, the run stops first, with its own exit.)"""
 
     def __init__(self, model: Any, budget: Budget):
         self.model, self.budget, self.spent, self.calls = model, budget, 0.0, 0
 
-    def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
-                 tool_choice: Any = "auto") -> Reply:
+    def over_budget(self, messages: Sequence[Message], tools: Sequence[ToolSpec]) -> str | None:
+        """Why the next call may not be sent (its worst case against the dollars left), or None."""
         sent = count_tokens([to_dicts(list(messages)), [t.model_dump() for t in tools]])
         worst, left = self.budget.worst_call(sent), self.budget.dollars - self.spent
-        if worst > left:
-            raise ProviderError(402, "budget", f"call {self.calls + 1} not sent: it may cost "
-                                f"${worst:.4f} and ${left:.4f} of ${self.budget.dollars:g} is "
-                                f"left", provider="budget meter")
+        if worst <= left:
+            return None
+        return (f"call {self.calls + 1} not sent: it may cost ${worst:.4f} and ${left:.4f} of "
+                f"${self.budget.dollars:g} is left")
+
+    def complete(self, messages: Sequence[Message], *, tools: Sequence[ToolSpec] = (),
+                 tool_choice: Any = "auto") -> Reply:
+        if why := self.over_budget(messages, tools):
+            raise ProviderError(402, "budget", why, provider="budget meter")
         reply = self.model.complete(messages, tools=tools, tool_choice=tool_choice)
         self.calls += 1
         self.spent += run_cost([reply.usage], self.budget.price)
         return reply
+
+
+class SpendingCap:
+    """A hook for `harness.hooks.run_hooked`: before each model call, end the run with the
+    `token_cap` exit when the meter says the dollars left may not cover it. A cap the caller set
+    is a cap, not the provider refusing a send (`error`), and a dashboard counts it as one."""
+
+    def __init__(self, meter: Metered, tools: Sequence[ToolSpec]):
+        self.meter, self.tools = meter, tools
+
+    def before_call(self, moment: Moment) -> Stop | None:
+        why = self.meter.over_budget(moment.run.messages, self.tools)
+        return Stop(Exit.TOKEN_CAP, f"budget: {why}") if why else None
+
+
+def run_within(meter: Metered, tools: Toolbox, messages: Sequence[Message], *,
+               max_turns: int) -> RunResult:
+    """`harness.loop.run`, as its hooks (`from_options()`), with `SpendingCap` before them."""
+    return run_hooked(meter, tools, messages, [SpendingCap(meter, tools.specs), *from_options()],
+                      max_turns=max_turns)
 
 
 @contextlib.contextmanager

@@ -1,10 +1,10 @@
 """Choosing what part of a long thread to send. Pure: no I/O.
 
 `select_recent` keeps the system messages and at most the latest N others, and starts the
-selection at a user message so that no tool result is ever sent without the assistant turn that
-asked for it (every provider rejects that) and no provider sees a thread opening mid-exchange.
-The active turn (the last user message and everything after it) is never cut, even when it alone
-is longer than N. It does not summarise or compact.
+selection at a user message so that no tool result is ever sent without the assistant message
+that asked for it (every provider rejects that) and no provider sees a thread opening
+mid-exchange. The run in progress (the last user message and everything after it) is never cut,
+even when it alone is longer than N. It does not summarise or compact.
 """
 
 from __future__ import annotations
@@ -29,6 +29,6 @@ def select_recent(messages: list[Message], limit: int = 20) -> list[Message]:
     start = next((i for i, m in enumerate(window) if isinstance(m, UserMessage)), None)
     if start is not None:
         return system + window[start:]
-    # ...unless the active turn alone is longer than the limit: it is never cut in the middle.
+    # ...unless the run in progress alone is longer than the limit: it is never cut.
     users = [i for i, m in enumerate(others) if isinstance(m, UserMessage)]
     return system + (others[users[-1]:] if users else others)

@@ -2,7 +2,7 @@
 
 `run` is the whole loop; its `RunResult` starts with the `Exit` that fired. It never retries (a
 loop that retries on a cap has a cap twice as large), never edits an earlier message (the history
-is append-only), appends each assistant turn whole and knows no wire format. The rest are options
+is append-only), appends each reply whole and knows no wire format. The rest are options
 a config change can drop: the no-progress detector, the reminder, the token cap, the goal check."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from harness.progress import NoProgressDetector, RepeatReminder, call_key
 from harness.tools import Toolbox, run_calls
 from harness.trace import CallRecord, Exit, RunResult
 
-NOT_EXECUTED = "Not executed: the step limit for this answer was reached."
+NOT_EXECUTED = "Not executed: the run used up its turns before this call could run."
 NOT_EXECUTED_TRUNCATED = "Not executed: the reply that asked for it was cut off by the token limit."
 NOT_EXECUTED_BUDGET = "Not executed: the token budget for this run was reached."
 NOT_EXECUTED_REPEAT = "Not executed: the same request was repeated without progress."
@@ -35,8 +35,9 @@ CANCELLED = "Cancelled: the run was interrupted before this tool ran."
 PENDING_STARTS = ("Not executed", "Cancelled")
 """How each result above begins: the mark of a call the loop answered without running it."""
 CLOSING_INSTRUCTION = (
-    "You have reached the step limit for this answer. Answer with what you already know, "
-    "explain that the limit was reached, say what was left undone, and ask whether to continue.")
+    "This run has used up its turns, so no tool can be called any more. Reply to the user from "
+    "what the tools have told you so far: say that the turn limit stopped the work, name what is "
+    "still not done, and ask if they want you to carry on.")
 
 
 def run(model: Model, tools: Toolbox, messages: Sequence[Message], *, max_turns: int = 10,

@@ -3,8 +3,8 @@
 `Tool.from_function` builds the JSON schema from type hints with pydantic. `execute` never raises:
 an unknown tool, unparseable or invalid arguments and any exception inside the tool each come
 back as an error result that says what went wrong and what to try. `run_calls` runs one reply's
-calls, one at a time by default or in batches (parallel-safe runs share a batch, an exclusive call
-stands alone), and always commits the results in the order the model asked for them.
+calls, one at a time by default or in batches (neighbouring parallel-safe calls go together, an
+exclusive call goes alone), and always commits the results in the order the reply listed them.
 This module does not talk to models and knows no wire format.
 """
 
@@ -105,11 +105,11 @@ class Toolbox:
 
 def execute(toolbox: Toolbox, call: ToolCall) -> ToolMessage:
     """Run one call; every failure becomes an instructive error result, never an exception."""
-    tool = toolbox.tools.get(call.name)
-    if tool is None:
+    if call.name not in toolbox.tools:
         available = ", ".join(sorted(toolbox.tools)) or "none"
         return _error(call, f"Error: there is no tool named '{call.name}'. "
                             f"Available tools: {available}. Call one of those instead.")
+    tool = toolbox.tools[call.name]
     if call.raw_arguments is not None:
         return _error(call, f"Error: the arguments for {call.name} were not a valid JSON object: "
                             f"{argument_text(call)!r}. Send the arguments again as one JSON object "
@@ -135,7 +135,8 @@ def _error(call: ToolCall, text: str) -> ToolMessage:
 
 def plan_batches(calls: Iterable[ToolCall], mode_of: Callable[[ToolCall], Mode]
                  ) -> list[list[ToolCall]]:
-    """Group calls: runs of parallel-safe calls share a batch; an exclusive call is a barrier."""
+    """Group calls: parallel-safe neighbours go together; an exclusive call goes alone, as a
+    barrier between the batches before and after it."""
     batches: list[list[ToolCall]] = []
     run_is_open = False  # True while the last batch is a run of parallel-safe calls
     for call in calls:
@@ -152,7 +153,7 @@ def run_calls(toolbox: Toolbox, calls: list[ToolCall], *, parallel: bool = False
               max_workers: int = 8) -> list[ToolMessage]:
     """Run one reply's calls and return their results in model order.
 
-    With `parallel=False` (the default) the calls run one at a time in the order the model gave.
+    With `parallel=False` (the default) the calls run one after another, as the reply lists them.
     With `parallel=True` each batch from `plan_batches` runs concurrently and the next batch waits
     for it; the results are still committed in model order, whatever order they finished in.
     """

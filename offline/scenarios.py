@@ -198,9 +198,9 @@ SCENARIOS: dict[str, Scenario] = {s.name: s for s in [
         COACH, "How much has my bench press improved this month? Set my next goal.",
         _coach_tools,
         (*_BENCH_STEPS,
-         Step.say("Your bench press went from 80 kg to 87.5 kg this month. I reached the step "
-                  "limit for this answer before saving your 90 kg goal, so it is not saved yet. "
-                  "Do you want me to continue and save it?", expect_tool_choice="none")),
+         Step.say("Your bench press went from 80 kg to 87.5 kg this month. I hit the turn limit "
+                  "for this answer before saving your 90 kg goal, so it is not saved yet. "
+                  "Do you want me to carry on and save it?", expect_tool_choice="none")),
         Exit.TURN_CAP, loop_options={"max_turns": 3}),
     Scenario(
         "tool_errors", "unknown tool, invalid JSON arguments, a tool that raises", TRAVEL,

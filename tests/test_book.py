@@ -81,6 +81,19 @@ def test_the_exits_figure_names_every_exit_with_the_texts_the_loop_answers_calls
         assert status.value in loop_texts, f"the loop figure has no arrow to {status.value}"
 
 
+def test_lesson_03_draws_the_loop_the_student_writes_there():
+    # Lesson 03 asks for a loop with two exits that appends the reply before its results; its
+    # figure must be that loop, not the library's seven-exit one (issue 27).
+    texts = " ".join(_texts(figures.first_loop_figure()))
+    assert "append the reply, whole" in texts and "append one result per call" in texts
+    assert texts.index("append the reply") < texts.index("run each requested tool")
+    shown = {status.value for status in Exit if status.value in texts.split()}
+    assert shown == {"done", "turn_cap"}, shown
+    cells = json.loads((map_.ROOT / "lessons" / "03_the_loop.ipynb").read_text())["cells"]
+    lesson = "".join("".join(cell["source"]) for cell in cells)
+    assert "figures/first_loop.svg" in lesson and "figures/loop.svg" not in lesson
+
+
 # ---- the course map --------------------------------------------------------------------------
 
 ROOT = map_.ROOT

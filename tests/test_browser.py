@@ -1,9 +1,10 @@
 """End to end in a real browser: the students' JupyterLab, as `make lab` starts it.
 
 Starts JupyterLab once, on a free loopback port with a fixed token and the options of the
-Makefile's `lab` recipe (read from the Makefile, so the test follows it), in a temporary root
-holding copies of lessons/, exercises/ and solutions/; each test opens its page in a workspace
-of its own. Drives Debian's headless Chromium with Playwright: the
+Makefile's `lab` recipe (read from the Makefile, so the test follows it), in a temporary kit
+holding copies of lessons/, exercises/ and solutions/, after `python -m course copies` has made
+the student's copies in its my_work/, where the lab opens; each test opens its page in a
+workspace of its own. Drives Debian's headless Chromium with Playwright: the
 file browser shows the lessons and the exercises, an exercise opens from it, no instructor tool
 is on screen, lesson 2 runs through Run > Run All Cells with its transcript stepper (CSS class
 `alk-transcript`) rendering and stepping, and no cell writing an error, a lesson whose
@@ -44,9 +45,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 TOKEN = "agent-loop-kit-browser-test"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-# No news and no update checks: the page must not wait on the internet, and no popup may cover it.
-LAB_SETTINGS = {"@jupyterlab/apputils-extension/notification.jupyterlab-settings":
-                {"fetchNews": "false", "checkForUpdates": False}}
+# No user settings at all: the students' config (etc/jupyter) must itself turn off the news.
+LAB_SETTINGS: dict[str, dict[str, object]] = {}
 
 # True when every code cell shows an execution count and none is still running ("[*]").
 ALL_CELLS_RAN = """() => {
@@ -123,14 +123,15 @@ def lab_recipe() -> tuple[dict[str, str], list[str]]:
 def test_make_lab_uses_the_students_config_and_opens_on_the_lessons():
     env, options = lab_recipe()
     assert env == {"JUPYTER_CONFIG_PATH": "{root}/etc/jupyter"}
-    assert "--ServerApp.root_dir={root}" in options
+    assert "--ServerApp.root_dir={root}/my_work" in options
     assert "--LabApp.default_url=/lab/tree/lessons" in options
 
 
 class Lab(NamedTuple):
     url: str
     root: Path
-    """The server's root: copies of the course folders, which a test may change."""
+    """The server's root: the student's copies (my_work/ of a copied kit), which a test may
+    change."""
 
     def tree(self, path: str, workspace: str) -> str:
         """The page of `path` in a workspace of its own: the server is shared, and JupyterLab
@@ -146,6 +147,9 @@ def lab(tmp_path_factory):
     root, settings = tmp_path / "root", tmp_path / "settings"
     for folder in COPIED:
         shutil.copytree(ROOT / folder, root / folder)
+    subprocess.run([sys.executable, "-m", "course", "copies", "--root", str(root)], check=True,
+                   capture_output=True)
+    settings.mkdir()
     for name, value in LAB_SETTINGS.items():
         path = settings / name
         path.parent.mkdir(parents=True)
@@ -169,7 +173,7 @@ def lab(tmp_path_factory):
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_up(f"{base}/api/status?token={TOKEN}", server)
-        yield Lab(base, root)
+        yield Lab(base, root / "my_work")
     finally:
         # Our server and the kernels it started share its process group.
         if server.poll() is None:
@@ -188,6 +192,11 @@ def test_the_file_browser_holds_lessons_and_exercises_and_no_instructor_tools(la
     names = {item["name"] for item in listing["content"]}
     assert {"lessons", "exercises"} <= names and "solutions" not in names, names
     assert httpx.get(f"{lab.url}/formgrader?token={TOKEN}").status_code == 404
+    # No news pop-up: the students' config turns the news and update checks off.
+    news = httpx.get(f"{lab.url}/lab/api/settings/@jupyterlab/apputils-extension:notification"
+                     f"?token={TOKEN}").json()
+    defaults = {key: value.get("default") for key, value in news["schema"]["properties"].items()}
+    assert (defaults["fetchNews"], defaults["checkForUpdates"]) == ("false", False), defaults
 
     with browser_page() as page:
         page.goto(lab.tree("lessons", "file-browser"), timeout=90_000)

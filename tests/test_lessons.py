@@ -35,13 +35,13 @@ LESSONS = sorted(LESSONS_DIR.glob("*.ipynb"))
 # File names are contracts: exercise hints and the README point at them.
 EXPECTED = ["01_messages", "02_one_tool", "03_the_loop", "04_reading_the_input", "05_stopping",
             "06_cost", "07_no_progress", "08_errors", "09_parallel_tools", "10_four_providers",
-            "11_traces", "12_live"]
+            "11_traces", "12_live", "13_hooks"]
 PROVIDER_LINE = 'PROVIDER = os.environ.get("AGENT_LOOP_KIT_PROVIDER", "anthropic")'
 GUARD_CHECK = "from offline import guard as _guard\nassert _guard.is_active(), 'network guard off'"
 CELL_TIMEOUT = 120  # seconds; a whole lesson takes a few
 BLANK, ANSWERED = "blank", "answered"
 CHECK_CELL = re.compile(r"^(\w+) = check\(\1\)$", flags=re.M)
-CHARTS = {"06_cost": 3, "09_parallel_tools": 2, "11_traces": 1}  # SVG outputs; others draw none
+CHARTS = {"06_cost": 2, "09_parallel_tools": 2, "11_traces": 1}  # SVG outputs; others draw none
 # What would make a chart run code or ask the network: a URL (the namespace is parsed away).
 REFERENCE = re.compile(r"(?:https?:|file:)?//\S+|@import|url\(\s*['\"]?[^#'\"\s]")
 # Lesson 12 records into the learner's folder: in the suite, a scratch one (never lessons/my_runs).
@@ -74,7 +74,8 @@ async def execute(path: Path, provider: str, mode: str = BLANK
                   ) -> tuple[nbformat.NotebookNode, float]:
     """Run a copy of the lesson in a fresh kernel started in lessons/, as a learner would:
     as committed (`BLANK`: every piece unwritten) or with every worked answer filled in."""
-    notebook = _read(path) if mode == BLANK else with_answers(_read(path))
+    notebook = {BLANK: _read, ANSWERED: lambda p: with_answers(_read(p)),
+                SYNTAX_ERROR: lambda p: with_a_syntax_error(_read(p))}[mode](path)
     notebook.cells.append(nbformat.v4.new_code_cell(GUARD_CHECK))
     client = NotebookClient(notebook, timeout=CELL_TIMEOUT, kernel_name="python3",
                             allow_errors=True, resources={"metadata": {"path": str(path.parent)}},
@@ -82,6 +83,14 @@ async def execute(path: Path, provider: str, mode: str = BLANK
     started = time.perf_counter()
     await client.async_execute(env=kernel_env(provider))
     return notebook, time.perf_counter() - started
+
+
+def with_a_syntax_error(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The lesson with its first your-turn cell broken as a student might break it: a colon
+    missing after the signature."""
+    cell = next(c for c in notebook.cells if "your-turn" in c.metadata.get("tags", []))
+    cell.source = re.sub(r"^(def .*):$", r"\1", cell.source, count=1, flags=re.M)
+    return notebook
 
 
 async def execute_all(runs: list[tuple[Path, str, str]], *, at_once: int) -> list[object]:
@@ -166,8 +175,11 @@ def test_the_readme_links_every_lesson():
 
 # As committed on every provider; with the answers filled in on one (the pieces are neutral).
 # Lesson 12 (live, no pieces) has its own runs below: no key, and a fake key on loopback.
-RUNS = [(path, provider, BLANK) for path in LESSONS[:-1] for provider in PROVIDERS] + [
-    (path, "anthropic", ANSWERED) for path in LESSONS[:-1]]
+OFFLINE = [path for path in LESSONS if path.stem != "12_live"]
+SYNTAX_ERROR = "syntax_error"
+RUNS = [(path, provider, BLANK) for path in OFFLINE for provider in PROVIDERS] + [
+    (path, "anthropic", ANSWERED) for path in OFFLINE] + [
+    (LESSONS_DIR / "01_messages.ipynb", "anthropic", SYNTAX_ERROR)]
 
 
 @pytest.fixture(scope="session")
@@ -220,8 +232,14 @@ def test_lesson_runs_offline(run, executed):
         assert chart.startswith("<svg") and 'width="' in chart, f"chart {number}: {chart[:200]}"
         assert not outside_references(chart), (number, outside_references(chart))
     checks = check_outputs(notebook)
+    if mode == SYNTAX_ERROR:  # reported in one line, and the lesson runs on to its end
+        broken = next(c for c in notebook.cells if "your-turn" in c.metadata.get("tags", []))
+        said = "".join(o.get("text", "") for o in broken.outputs)
+        assert said.startswith("[syntax error] line ") and said.count("\n") == 1, said
+        first = next(iter(checks))
+        assert "has a syntax error" in checks[first] and checks[first].count("\n") == 1
     for name, printed in checks.items():
-        if mode == BLANK:  # never stuck: one line, and the lesson goes on with the reference
+        if mode in (BLANK, SYNTAX_ERROR):  # never stuck: one line, the lesson goes on
             assert printed.startswith("[not yet]") and printed.count("\n") == 1, (name, printed)
         else:
             assert printed.startswith("[ok]") and "[differs]" not in printed, (name, printed)
@@ -236,7 +254,8 @@ def _repository_state() -> str:
     """What git sees (tracked changes, untracked files) plus the learner folder's default files."""
     status = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True,
                             text=True, check=True).stdout
-    return status + "\n".join(sorted(map(str, (LESSONS_DIR / "my_runs").rglob("*"))))
+    learner = [LESSONS_DIR / "my_runs", ROOT / "my_work" / "lessons" / "my_runs"]
+    return status + "\n".join(sorted(str(p) for folder in learner for p in folder.rglob("*")))
 
 
 @pytest.mark.slow

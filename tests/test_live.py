@@ -172,6 +172,40 @@ def test_the_meter_refuses_a_call_the_dollars_left_may_not_cover(no_keys, monkey
     assert 0 < metered.spent <= budget.dollars
 
 
+def test_with_the_spending_cap_the_budget_ends_the_run_as_token_cap_not_error(
+        no_keys, monkeypatch, tmp_path):
+    # The dollars are a cap the caller set: the run ends with the cost cap's exit, nothing is
+    # refused, and a dashboard of exits (lesson 11) counts it where caps go, not as an error.
+    def novel(city: str, day: str) -> str:
+        """A tool far wordier than the plan assumed: 150,000 tokens."""
+        return "sunny " * 100_000
+
+    forever = ScriptedModel(lambda messages, number: Step.call("novel", city="Lisbon",
+                                                               day="today"))
+    emulator = Emulator(forever, api_key=KEY)
+    with as_real_host(monkeypatch, "openai_responses", emulator) as target, \
+            live.recording(target, "wordy", folder=tmp_path) as adapter:
+        budget = plan(target)
+        metered = live.Metered(adapter, budget)
+        result = live.run_within(metered, Toolbox.of(novel), TASK, max_turns=budget.max_turns)
+    assert result.status is Exit.TOKEN_CAP and result.error is None
+    assert result.detail.startswith("budget: call 2 not sent: it may cost $")
+    assert metered.calls == len(emulator.exchanges) == 1 < budget.max_turns
+    assert result.messages[-1].role == "tool"  # every call of the run has its result
+
+
+def test_within_the_budget_run_within_is_the_kits_loop(no_keys, monkeypatch, tmp_path):
+    emulator = Emulator(live.stand_in(), api_key=KEY)
+    with as_real_host(monkeypatch, "anthropic", emulator) as target, \
+            live.recording(target, "plain", folder=tmp_path) as adapter:
+        budget = plan(target)
+        hooked = live.run_within(live.Metered(adapter, budget), TOOLS, TASK,
+                                 max_turns=budget.max_turns)
+    plain = run(live.stand_in(), TOOLS, TASK, max_turns=budget.max_turns)
+    assert (hooked.status, hooked.answer) == (plain.status, plain.answer)
+    assert [m.role for m in hooked.messages] == [m.role for m in plain.messages]
+
+
 # ---- the budget arithmetic -----------------------------------------------------------------
 
 def test_plan_budget_prices_the_worst_case_from_the_price_table():
@@ -225,11 +259,12 @@ def test_a_run_that_raises_leaves_no_file(no_keys, tmp_path):
 
 
 def test_the_learners_folder_is_ignored_by_git():
-    paths = ["lessons/my_runs/gemini/run.yaml", "lessons/my_runs/my_loop.py"]
+    paths = ["my_work/lessons/my_runs/gemini/run.yaml", "my_work/lessons/my_runs/my_loop.py",
+             "lessons/my_runs/my_loop.py"]
     found = subprocess.run(["git", "check-ignore", *paths], cwd=ROOT, capture_output=True,
                            text=True)
-    assert found.stdout.split() == paths, "add /lessons/my_runs/ to .gitignore"
-    assert live.RUNS.name == "my_runs"
+    assert found.stdout.split() == paths, "add /my_work/ to .gitignore"
+    assert live.RUNS.name == "my_runs" and live.RUNS.parent.parent.name == "my_work"
 
 
 def test_the_learners_loop_is_loaded_from_their_file(tmp_path):

@@ -33,7 +33,10 @@ YOUR_TURN = "your-turn"
 # answer may hold such a body, and no lesson may print its source.
 GRADED_AFTER = {
     "01_message_ordering": ("10", ["course.exercises.reference.append_round",
-                                   "course.exercises.reference.to_anthropic"]),
+                                   "course.exercises.reference.to_anthropic",
+                                   "harness.providers.anthropic._map_message",
+                                   "harness.providers.anthropic._map_messages",
+                                   "harness.providers.anthropic._add_to_user"]),
     "02_early_exit": ("05", ["course.exercises.reference.run_loop", "harness.loop.run",
                              "harness.loop._close"]),
     "03_no_progress": ("07", ["harness.progress.call_key",
@@ -42,7 +45,9 @@ GRADED_AFTER = {
     "04_cost": ("06", ["harness.cost.cumulative_input", "harness.cost.first_turn_over_budget",
                        "harness.cost.run_cost"]),
     "05_capstone": ("11", ["harness.loop.run", "harness.loop._close",
-                           "course.exercises.reference.summarize_exits"]),
+                           "course.exercises.reference.summarize_exits",
+                           "harness.tools.run_calls", "harness.trace.summarize",
+                           "harness.trace._most_called"]),
 }
 ALIKE = 0.8  # normalised-tree similarity from which a body counts as the graded one
 
@@ -73,7 +78,7 @@ def test_check_finds_the_piece_by_reading_its_module_only(name):
     # `check` imports just the module whose source holds `Piece("name"`: keep that spelling.
     homes = [path.stem for path in (ROOT / "course" / "practice").glob("lesson*.py")
              if f'Piece("{name}"' in path.read_text()]
-    assert homes == [f"lesson{PIECES[name].lesson[:2]}"], homes
+    assert [home.split("_")[0] for home in homes] == [f"lesson{PIECES[name].lesson[:2]}"], homes
 
 
 def test_there_are_enough_pieces_and_every_lesson_has_some():
@@ -105,18 +110,46 @@ def test_the_worked_answer_passes_every_behaviour_and_is_in_sync(name):
 WRONG_FILES = sorted(WRONG.glob("*.py"))
 
 
+def _expected(path: Path) -> list[str]:
+    """The `# expect: ...` lines at the top of a wrong version: what its hint must say."""
+    return [line.removeprefix("# expect:").strip() for line in path.read_text().splitlines()
+            if line.startswith("# expect:")]
+
+
+def _first_divergence(printed: str) -> str:
+    """The behaviour a check printed `[differs]` for."""
+    found = re.search(r"^\[differs\] \w+: (.+)$", printed, flags=re.M)
+    return found.group(1) if found else ""
+
+
 @pytest.mark.parametrize("path", WRONG_FILES, ids=[p.stem for p in WRONG_FILES])
-def test_a_typical_wrong_version_is_caught_at_its_first_divergence(path):
+def test_a_typical_wrong_version_is_caught_and_its_hint_names_the_mistake(path):
+    # Each wrong version says, in `# expect:` lines, what its hint must tell the student: what
+    # this version did, next to what the reference did (counts, the values that differ).
     name = path.stem.split("__")[0]
     printed, used = _run_check(_define(path.read_text(), name))
     assert used is PIECES[name].reference, f"{path.name} passed:\n{printed}"
     assert "[differs]" in printed and "reference:" in printed and "yours:" in printed, printed
     assert f'Reread "{PIECES[name].section}"' in printed
+    expected = _expected(path)
+    assert expected, f"{path.name}: say what its hint must name, in a `# expect: ...` line"
+    hint = printed.split("Hint:", 1)[-1]
+    for fragment in expected:
+        assert fragment.lower() in hint.lower(), \
+            f"{path.name}: the hint does not say {fragment!r}:\n{printed}"
 
 
-def test_every_piece_has_a_wrong_version_in_the_corpus():
-    covered = {path.stem.split("__")[0] for path in WRONG_FILES}
-    assert not set(PIECES) - covered, f"no wrong version for {sorted(set(PIECES) - covered)}"
+def test_every_behaviour_of_every_piece_has_a_wrong_version_it_catches_first():
+    # One wrong version per message: each behaviour's hint is seen by at least one version.
+    caught = set()
+    for path in WRONG_FILES:
+        name = path.stem.split("__")[0]
+        printed, _ = _run_check(_define(path.read_text(), name))
+        caught.add((name, _first_divergence(printed)))
+    missing = [f"{name}: {behaviour.says}" for name, piece in sorted(PIECES.items())
+               for behaviour in piece.behaviours if (name, behaviour.says) not in caught]
+    assert not missing, "behaviours no wrong version in tests/practice_wrong/ fails first:\n" + \
+        "\n".join(missing)
 
 
 @pytest.mark.parametrize("name", sorted(PIECES))
@@ -124,7 +157,7 @@ def test_the_lesson_asks_for_the_piece_checks_it_and_explains_it(name):
     piece = PIECES[name]
     cells = _notebook(piece.lesson).cells
     turns = [c for c in cells if YOUR_TURN in c.metadata.get("tags", [])
-             and re.search(rf"^def {name}\(", c.source, flags=re.M)]
+             and re.search(rf"^(?:def|class) {name}\b", c.source, flags=re.M)]
     assert len(turns) == 1, f"{piece.lesson}: one your-turn cell (tag {YOUR_TURN!r}) defines {name}"
     assert "raise NotImplementedError()" in turns[0].source
     position = cells.index(turns[0])
@@ -155,7 +188,8 @@ def _resolve(qualified: str):
 def _tokens(source: str) -> dict[str, list[str]]:
     from grader.copies import tokens
 
-    return {node.name: tokens(node) for node in ast.walk(ast.parse(source))
+    python = re.sub(r"^\s*%.*$", "", source, flags=re.M)  # IPython's magics are not Python
+    return {node.name: tokens(node) for node in ast.walk(ast.parse(python))
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)}
 
 
@@ -170,6 +204,54 @@ def _graded_tokens() -> dict[str, list[str]]:
     return found
 
 
+def _aliases(source: str) -> dict[str, list[str]]:
+    """What each name a lesson imports stands for: `from harness import trace` makes `trace`
+    harness.trace; `adapter = importlib.import_module(f"harness.providers.{PROVIDER}")` makes
+    `adapter` any of the four adapters."""
+    from harness.providers import PROVIDERS
+
+    found: dict[str, list[str]] = {}
+    for line in source.splitlines():
+        if imported := re.match(r"\s*from ([\w.]+) import (.+)$", line):
+            for part in imported.group(2).split(","):
+                name, _, alias = part.strip().partition(" as ")
+                found[(alias or name).strip()] = [f"{imported.group(1)}.{name.strip()}"]
+        elif imported := re.match(r"\s*import ([\w.]+)(?: as (\w+))?$", line):
+            found[imported.group(2) or imported.group(1)] = [imported.group(1)]
+        elif dynamic := re.match(r"\s*(\w+) = importlib\.import_module\(f\"([\w.]+)\.\{", line):
+            found[dynamic.group(1)] = [f"{dynamic.group(2)}.{name}" for name in PROVIDERS]
+    return found
+
+
+def _resolved(shown: str, aliases: dict[str, list[str]]) -> list[str]:
+    head, _, rest = shown.partition(".")
+    return [f"{full}.{rest}" if rest else full for full in aliases.get(head, [head])]
+
+
+def _holds(shown: str, qualified: str) -> bool:
+    """Whether printing `shown`'s source prints `qualified`'s: the same object, a class around
+    the method, or the module the function is written in (a package's __init__ holds only its
+    own code, not its submodules')."""
+    if shown == qualified:
+        return True
+    try:
+        target = _resolve(shown)
+    except (ImportError, AttributeError):
+        return False
+    if inspect.ismodule(target):
+        return inspect.unwrap(_resolve(qualified)).__module__ == target.__name__
+    return qualified.startswith(shown + ".")
+
+
+def test_the_graded_body_check_sees_through_imports_and_dynamic_modules():
+    aliases = _aliases("from harness import trace\nimport harness.tools\n"
+                       "adapter = importlib.import_module(f\"harness.providers.{PROVIDER}\")\n")
+    assert _resolved("trace.summarize", aliases) == ["harness.trace.summarize"]
+    assert _resolved("harness.tools.run_calls", aliases) == ["harness.tools.run_calls"]
+    assert "harness.providers.anthropic._map_message" in _resolved("adapter._map_message",
+                                                                   aliases)
+
+
 LESSON_FILES = sorted(LESSONS.glob("[01][0-9]_*.ipynb"))
 
 
@@ -179,6 +261,7 @@ def test_no_lesson_holds_or_prints_a_graded_body_before_its_exercise(path):
 
     graded, bodies = _graded_before(path.stem), _graded_tokens()
     sources = [c.source for c in _notebook(path.stem).cells if c.cell_type == "code"]
+    aliases = _aliases("\n".join(sources))
     sources += [(LESSONS / PIECES[n].answer_file).read_text() for n in PIECES
                 if PIECES[n].lesson == path.stem]
     for source in sources:
@@ -190,6 +273,25 @@ def test_no_lesson_holds_or_prints_a_graded_body_before_its_exercise(path):
                 assert score < ALIKE, (f"{path.name}: {name} is {score:.0%} like {qualified}, "
                                        f"graded in exercise {graded[qualified]}")
         for shown in re.findall(r"getsource\(([\w.]+)\)", source):
-            for qualified in graded:
-                assert not (qualified == shown or qualified.startswith(shown + ".")), \
-                    f"{path.name} prints {shown}: it holds {qualified}, graded later"
+            for name in _resolved(shown, aliases):
+                for qualified in graded:
+                    assert not _holds(name, qualified), \
+                        f"{path.name} prints {shown}: it holds {qualified}, graded later"
+
+
+def test_a_syntax_error_in_a_your_turn_cell_is_one_line_and_the_check_falls_back():
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "course.practice")
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        shell.run_cell("%%your_turn\ndef ask(model, conversation, question)\n    return []\n")
+    said = printed.getvalue()
+    assert said.startswith("[syntax error] line 2:") and said.count("\n") == 1, said
+    checked, used = _run_check(shell.user_ns["ask"])
+    assert checked.startswith("[not yet] ask: its your-turn cell has a syntax error (line 2:")
+    assert checked.count("\n") == 1 and used is PIECES["ask"].reference
+    # A cell that parses runs as it is, magics included, and defines the piece.
+    shell.run_cell("%%your_turn\ndef ask(model, conversation, question):\n    return 'mine'\n")
+    assert shell.user_ns["ask"](None, [], "") == "mine"

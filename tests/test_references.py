@@ -23,10 +23,9 @@ NAMED_FILE = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)*[\w-]+\.(?:md|ipynb|py|ya?ml|toml))(?![\w/])")
 # Names that are examples inside quoted text, not references; each says where and why.
 EXAMPLES = {
-    "src/auth.py": "lesson 08: a tool error message worth sending, quoted as an example",
-    "src/auth/__init__.py": "lesson 08: the same example message",
     "my_runs/my_loop.py": "lesson 12: the learner's own loop, a file they write (git-ignored)",
     "lessons/my_runs/my_loop.py": "docs/self-learners.md, lesson 12: the same file, from the root",
+    "my_work/lessons/my_runs/my_loop.py": "the same, in the student's copies (course.copies)",
     "src/refund.py": "lesson 07: the file a scripted model edits again and again (edit counter)",
     "my_script.yaml": "python -m course emulate: the learner's own script, a file they write",
 }

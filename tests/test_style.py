@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("harness", "offline", "course", "grader")
 MODULES = sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py")
                  if p.name != "__main__.py")
-LIBRARY_LINES = (2_000, 2_650)
+LIBRARY_LINES = (2_000, 3_000)
 """The library students read (`harness/`, its adapters included), in lines; README says it.
 Streaming (harness/stream.py, providers/streams.py, the SSE reader, each adapter's `stream`)
 took it from about 2,210 to about 2,590 (issue 25)."""

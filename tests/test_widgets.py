@@ -14,7 +14,7 @@ from course.widgets import (
     describe,
     render,
 )
-from harness import ProviderError, ToolCall, run
+from harness import ProviderError, ToolCall, loop, run
 from harness.messages import AssistantMessage, Reasoning, SystemMessage, ToolMessage, UserMessage
 from offline import ScriptedModel, Step
 from offline.scenarios import SCENARIOS
@@ -67,7 +67,7 @@ def test_the_closing_call_and_error_results_are_labelled():
     assert [row.new for row in closing.sent] == [True, False, False, False, False, False,
                                                  True, True]
     assert closing.sent[-1].error and closing.sent[-1].text.endswith(
-        "Not executed: the step limit for this answer was reached.")
+        loop.NOT_EXECUTED)
 
 
 def test_a_rejected_call_shows_the_providers_error():

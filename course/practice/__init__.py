@@ -14,12 +14,26 @@ source, and `write_answers()` writes every one into `lessons/answers/`, one file
 `%load`; `with_answers(notebook)` fills a lesson in with them. Pieces that a graded exercise
 grades are not here: the lesson sends you to the exercise.
 
+A your-turn cell starts with `%%your_turn` (registered by `%load_ext course.practice` in each
+lesson's setup cell): a syntax error in it is reported in one line, the check falls back to the
+reference, and Run All goes on.
+
 This package scores nothing. Its checks are made of the same pieces as the exercises' graded
 cells (`course.compare`: run both versions under a deadline, find the first difference, write the
 divergence), without what only grading needs, so a lesson's check and an exercise's check speak
 the same way.
 """
 
-from course.practice.engine import PIECES, Piece, answer, check, pieces, with_answers, write_answers
+from course.practice.engine import (
+    PIECES,
+    Piece,
+    answer,
+    check,
+    load_ipython_extension,
+    pieces,
+    with_answers,
+    write_answers,
+)
 
-__all__ = ["PIECES", "Piece", "answer", "check", "pieces", "with_answers", "write_answers"]
+__all__ = ["PIECES", "Piece", "answer", "check", "load_ipython_extension", "pieces",
+           "with_answers", "write_answers"]

@@ -13,6 +13,7 @@ from typing import Any
 
 from course.compare import same, same_messages
 from course.practice.engine import Piece, attempt
+from course.practice.explain import differs, message_difference
 from course.practice.runs import same_calls
 from harness.messages import (
     AssistantMessage,
@@ -32,8 +33,8 @@ def read_reply(reply: Reply) -> dict[str, Any]:
     """The facts of one reply: its text, its stop reason, and the tokens in and out.
 
     Returns {"text": ..., "stop_reason": ..., "input_tokens": ..., "output_tokens": ...}. The text
-    is None when the reply holds none (a reply that only asks for a tool); the stop reason is its
-    name ("end_turn", "tool_use", "max_tokens", ...).
+    is None when the reply holds none (a reply that only asks for a tool); the stop reason is the
+    StopReason's `.value`, a string: "end_turn", "tool_use", "max_tokens", ...
     """
     return {"text": reply.message.content,
             "stop_reason": reply.stop_reason.value,
@@ -101,8 +102,9 @@ def _model() -> ScriptedModel:
     return ScriptedModel(lambda sent, number: Step.say(f"I was sent {len(sent)} messages."))
 
 
-def _reads(*fields: tuple[str, str]):
-    """A probe comparing some fields of read_reply's result (key, hint) on the lesson's replies."""
+def _reads(*fields: tuple[str, Any]):
+    """A probe comparing some fields of read_reply's result (key, hint(want, got)) on the
+    lesson's replies."""
     def probe(yours, reference):
         for case, reply in _REPLIES.items():
             outcome = attempt(yours, reply)
@@ -110,21 +112,50 @@ def _reads(*fields: tuple[str, str]):
                 return same(case, reference(reply), outcome, hint="return a dict with the keys "
                             "text, stop_reason, input_tokens and output_tokens")
             for key, hint in fields:
-                if found := same(f"{case}, {key!r}", reference(reply)[key],
-                                 outcome.value.get(key, "(missing)"), hint=hint):
+                if found := differs(f"{case}, {key!r}", reference(reply)[key],
+                                    outcome.value.get(key, "(missing)"),
+                                    lambda want, got, hint=hint, reply=reply: hint(want, got,
+                                                                                   reply)):
                     return found
         return None
     return probe
 
 
+def _text_hint(want, got, reply) -> str:
+    if want is None and got == "":
+        return ("yours gives an empty string for a reply that holds no text; the reference None "
+                "(reply.message.content as it is): no text and empty text are different facts")
+    return f"yours reads {got!r}, the reference {want!r}: the text is reply.message.content"
+
+
+def _stop_hint(want, got, reply) -> str:
+    if isinstance(got, str) and got == reply.stop_reason.name:
+        return (f"yours gives the member's .name, {got!r}; the reference its .value, {want!r}: "
+                "use reply.stop_reason.value")
+    return (f"yours says {got!r}, the reference {want!r}: the stop reason is "
+            "reply.stop_reason.value")
+
+
+def _tokens_hint(key: str):
+    def hint(want, got, reply) -> str:
+        usage = reply.usage
+        if key == "input_tokens" and got == usage.input_tokens + usage.output_tokens:
+            return (f"yours counts {got}, input and output together; the reference {want}, "
+                    "reply.usage.input_tokens alone (cached tokens are already inside it)")
+        if key == "input_tokens" and got == usage.input_tokens - usage.cached_input_tokens:
+            return (f"yours counts {got}, the input without its cached part; the reference "
+                    f"{want}: reply.usage.input_tokens already counts every input token")
+        return f"yours counts {got}, the reference {want}: read reply.usage.{key}"
+    return hint
+
+
 READ_REPLY.behaviour("reads the text, and None when the reply has none")(_reads(
-    ("text", "the text is reply.message.content; a reply that only asks for a tool has None")))
+    ("text", _text_hint)))
 READ_REPLY.behaviour("names the stop reason: end_turn, tool_use, max_tokens")(_reads(
-    ("stop_reason", "the stop reason is reply.stop_reason (its .value is the name)")))
+    ("stop_reason", _stop_hint)))
 READ_REPLY.behaviour("counts the tokens that went in and came out")(_reads(
-    ("input_tokens", "input tokens are reply.usage.input_tokens: everything sent, cached "
-                     "tokens included"),
-    ("output_tokens", "output tokens are reply.usage.output_tokens")))
+    ("input_tokens", _tokens_hint("input_tokens")),
+    ("output_tokens", _tokens_hint("output_tokens"))))
 
 
 def _sent_alike(yours, reference, cases: dict[str, tuple], *, hint: str, count_hint: str):
@@ -154,9 +185,9 @@ def _returns_longer_list(yours, reference):
         seen = attempt(yours, _model(), list(conversation), question)
         if found := same_messages(case, want, seen,
                                   hint=lambda index, mine, theirs, want=want: (
-                                      "the reply goes last: append reply.message, the whole "
-                                      "assistant message" if index == len(want) - 1 else
-                                      "keep every earlier message, in order")):
+                                      f"{message_difference(mine, theirs)}: return the "
+                                      "conversation, then the question, then reply.message (the "
+                                      "whole assistant message) last")):
             return found
     return None
 
@@ -167,8 +198,10 @@ def _keeps_the_input(yours, reference):
         given = list(conversation)
         attempt(yours, _model(), given, question)
         if found := same_messages(f"{case}, the list you were given", conversation, given,
-                                  hint="build a new list ([*conversation, ...]) instead of "
-                                       "appending to the caller's"):
+                                  hint=f"the caller's list had {len(conversation)} message(s) "
+                                       f"and yours left it with {len(given)}: build a new list "
+                                       "([*conversation, ...]) instead of appending to the "
+                                       "caller's"):
             return found
     return None
 
@@ -186,7 +219,8 @@ def _returns_the_thread(yours, reference):
     for case, questions in _THREADS.items():
         want = reference(_model(), _SYSTEM.content, list(questions))
         seen = attempt(yours, _model(), _SYSTEM.content, list(questions))
-        if found := same_messages(case, want, seen, hint="the system message first (a "
-                                  "SystemMessage), then question, reply, question, reply ..."):
+        if found := same_messages(case, want, seen, hint=lambda index, mine, theirs: (
+                f"{message_difference(mine, theirs)}: the system message first (a "
+                "SystemMessage), then question, reply, question, reply ...")):
             return found
     return None

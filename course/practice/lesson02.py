@@ -12,6 +12,7 @@ import functools
 
 from course.compare import same, same_messages
 from course.practice.engine import Piece, attempt
+from course.practice.explain import count_hint, differs, message_difference
 from course.practice.runs import keeps_the_messages, on_scenario, same_calls, scenario_tools
 from harness.messages import Message, Model, ToolCall, ToolMessage
 from harness.tools import Toolbox
@@ -83,12 +84,23 @@ def _calls() -> dict[str, tuple[Toolbox, ToolCall]]:
 @RUN_TOOL.behaviour("runs the tool the call names, with the call's arguments")
 def _runs_the_named_tool(yours, reference):
     for case, (toolbox, call) in _calls().items():
-        outcome = attempt(yours, toolbox, call)
-        content = outcome if outcome.error else getattr(outcome.value, "content", "(no content)")
-        if found := same(f"{case}, the result's content", reference(toolbox, call).content,
-                         content, hint="look the tool up by the call's name "
-                         "(toolbox.tools[call.name]), call its .function with **call.arguments, "
-                         "and make the output text with str()"):
+        want, outcome = reference(toolbox, call).content, attempt(yours, toolbox, call)
+        if outcome.error and "valid string" in str(outcome.error):
+            return same(f"{case}, the result's content", want, outcome, hint=(
+                f"yours put the tool's output in the result as it came, {want} as a number; "
+                f"the reference made it text first, str(output) == {want!r}: a result's "
+                "content is always text"))
+        if outcome.error:
+            return same(f"{case}, the result's content", want, outcome, hint=(
+                f"the call names {call.name}; yours raised instead of running it with "
+                f"{call.arguments}: look the tool up by the call's name "
+                "(toolbox.tools[call.name]) and call its .function with **call.arguments"))
+        if found := differs(f"{case}, the result's content", want,
+                            getattr(outcome.value, "content", "(no content)"),
+                            lambda want, got, call=call: (
+                                f"yours returned {got!r}, the reference {want!r}, the output "
+                                f"of {call.name}({call.arguments}): run the tool the call "
+                                "names, with **call.arguments, and make its output text")):
             return found
     return None
 
@@ -99,11 +111,15 @@ def _carries_the_id(yours, reference):
         outcome = attempt(yours, toolbox, call)
         kind = outcome if outcome.error else type(outcome.value).__name__
         if found := same(f"{case}, what it returns", "ToolMessage", kind,
-                         hint="return ToolMessage(tool_call_id=..., content=...)"):
+                         hint=f"yours returned a {kind}: return ToolMessage(tool_call_id=..., "
+                              "content=...)"):
             return found
-        if found := same(f"{case}, tool_call_id", call.id, outcome.value.tool_call_id,
-                         hint="the result's tool_call_id is the id of the call it answers "
-                              "(call.id), not the tool's name"):
+        if found := differs(f"{case}, tool_call_id", call.id, outcome.value.tool_call_id,
+                            lambda want, got, call=call: (
+                                f"yours answers {got!r}" + (", the tool's name," if got ==
+                                                            call.name else "") +
+                                f" where the reference answers {want!r}, the call's id: the "
+                                "id pairs the result with its request")):
             return found
     return None
 
@@ -129,8 +145,9 @@ def _sends_everything(yours, reference):
 def _returns_the_trip(yours, reference):
     for name in _TRIPS:
         (want, _), (seen, _) = on_scenario(reference, name), on_scenario(yours, name)
-        if found := same_messages(name, want.value, seen, hint="the messages you were given, "
-                                  "the reply that asked, one result per request, the answer"):
+        if found := same_messages(name, want.value, seen, hint=lambda index, mine, theirs: (
+                f"{message_difference(mine, theirs)}: return the messages you were given, "
+                "the reply that asked, one result per request, and the final reply")):
             return found
     return None
 
@@ -139,8 +156,9 @@ def _returns_the_trip(yours, reference):
 def _one_call_for_an_answer(yours, reference):
     (want, _), (seen, model) = (on_scenario(reference, "no_tool_needed"),
                                 on_scenario(yours, "no_tool_needed"))
-    return (same("no_tool_needed, number of model calls", 1, len(model.requests),
-                 hint="a reply with no tool call is the answer: do not call again")
+    return (differs("no_tool_needed, number of model calls", 1, len(model.requests),
+                    lambda want, got: count_hint(want, got, "a reply with no tool call is the "
+                                                 "answer: return it without calling again"))
             or same_messages("no_tool_needed", want.value, seen,
                              hint="return the messages and the reply"))
 

@@ -1,8 +1,8 @@
 """Lesson 03's pieces: the loop, one turn at a time.
 
 `take_turn` is one turn: one model call, then the tools that reply asked for, each result
-appended in the order the model asked. `run_agent` repeats turns until a reply asks for no tool
-(exit done) or `max_turns` turns have run (exit turn_cap). It is the lesson-level loop with two
+appended in the order the reply listed them. `run_agent` repeats turns until a reply asks for no
+tool (exit done) or `max_turns` turns have run (exit turn_cap). It is the lesson-level loop with two
 exits; exercise 2 grades the full one (truncation, pending calls answered at the cap, the
 closing call), which is not here.
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from course.compare import same, same_messages
 from course.practice.engine import Piece, attempt
+from course.practice.explain import count_hint, differs, message_difference
 from course.practice.runs import keeps_the_messages, on_scenario, same_calls, scenario_tools
 from harness.messages import Message, Model, Reply
 from harness.tools import Toolbox, execute
@@ -21,7 +22,7 @@ def take_turn(model: Model, toolbox: Toolbox, history: list[Message]) -> Reply:
     """One turn: one model call with the history and the toolbox's declarations, then its tools.
 
     Appends to `history` (the run's own list) the reply whole, then one result per tool call
-    (run with `execute`) in the order the model asked for them. Returns the reply.
+    (run with `execute`) in the order the reply lists the calls. Returns the reply.
     """
     reply = model.complete(history, tools=toolbox.specs)
     history.append(reply.message)
@@ -90,10 +91,11 @@ def _appends_in_order(yours, reference):
         if outcome.error:
             return same(case, "a reply", outcome, hint="the function raised")
         if found := same_messages(case, want, seen, hint=lambda index, mine, theirs: (
-                "append the reply itself (reply.message, whole) before its results"
-                if isinstance(mine, dict) and mine.get("role") == "assistant" else
-                "one result per tool call, each with its call's id, in the order the model "
-                "asked for them")):
+                f"{message_difference(mine, theirs)}: " + (
+                    "append the reply itself (reply.message, whole) before its results"
+                    if isinstance(mine, dict) and mine.get("role") == "assistant" else
+                    "one result per tool call, each with its call's id, in the order the reply "
+                    "lists the calls"))):
             return found
     return None
 
@@ -102,8 +104,10 @@ def _appends_in_order(yours, reference):
 def _returns_the_reply(yours, reference):
     for case, (name, before) in _TURNS.items():
         (want, _, _), (seen, _, _) = _turns(reference, name, before), _turns(yours, name, before)
-        if found := same(case, want.value, seen, hint="return the Reply model.complete gave "
-                         "(the loop reads its tool calls to decide whether to go on)"):
+        if found := same(case, want.value, seen, hint="yours returned " + (
+                seen.describe() if seen.error else type(seen.value).__name__) + ", the "
+                "reference the Reply model.complete gave: return it, since the loop reads its "
+                "tool calls to decide whether to go on"):
             return found
     return None
 
@@ -113,13 +117,18 @@ def _agree(case: str, want, seen, model) -> object:
     if seen.error or not isinstance(seen.value, tuple) or len(seen.value) != 3:
         return same(case, want.value, seen, hint="return a tuple (exit, answer, history)"
                     + (f"; it raised after {len(model.requests)} model call(s)"
-                       if seen.error else ""))
-    return (same(f"{case}, the exit and the answer", want.value[:2], seen.value[:2],
-                 hint="a reply with no tool call ends the run: ('done', its text); when the "
-                      "turns run out: ('turn_cap', None)")
+                       if seen.error else f", not {type(seen.value).__name__}"))
+    return (differs(f"{case}, the exit and the answer", want.value[:2], seen.value[:2],
+                    lambda want, got: (
+                        f"yours ended {got[0]!r} with {got[1]!r}, the reference {want[0]!r} "
+                        f"with {want[1]!r}: only a reply with no tool call ends the run, "
+                        "('done', its text), whatever text a reply with calls holds; when the "
+                        "turns run out, ('turn_cap', None)"))
             or same_messages(f"{case}, the history", want.value[2], seen.value[2],
-                             hint="each reply whole, then its results in the order asked; a "
-                                  "turn includes running its tools, the last one too"))
+                             hint=lambda index, mine, theirs: (
+                                 f"{message_difference(mine, theirs)}: each reply whole, then "
+                                 "its results in the order asked; a turn includes running its "
+                                 "tools, the last one too")))
 
 
 @RUN_AGENT.behaviour("takes turns until a reply asks for no tool: done, with its text")
@@ -137,9 +146,10 @@ def _turn_cap(yours, reference):
         case = f"bench_press with max_turns={max_turns}"
         (want, mine), (seen, theirs) = (on_scenario(reference, "bench_press", max_turns=max_turns),
                                         on_scenario(yours, "bench_press", max_turns=max_turns))
-        if found := (_agree(case, want, seen, theirs) or same(
-                f"{case}, number of model calls", len(mine.requests), len(theirs.requests),
-                hint="one model call per turn, and at most max_turns turns")):
+        if found := (differs(f"{case}, number of model calls", len(mine.requests),
+                             len(theirs.requests), lambda want, got, k=max_turns: count_hint(
+                                 want, got, f"one model call per turn, and with max_turns={k} "
+                                 f"at most {k} turn(s)")) or _agree(case, want, seen, theirs)):
             return found
     return None
 

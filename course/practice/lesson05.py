@@ -1,8 +1,8 @@
 """Lesson 05's pieces: the small parts of stopping that exercise 2 does not grade.
 
 `no_tools_choice` is the request field that says "no tool on this call", per wire format.
-`goal_check` is a `before_done` hook: it reads a candidate answer and either lets the run end or
-sends it on. `left_undone` reads an exit's trace: which tool calls the run answered without running.
+`left_undone` reads an exit's trace: which tool calls the run answered without running them.
+(The goal check, an option of the loop, is lesson 13's, where options become hooks.)
 The closing call and the loop's exits themselves are exercise 2's, so they are not pieces here.
 """
 
@@ -11,15 +11,16 @@ from __future__ import annotations
 from functools import cache
 from threading import Event
 
-from course.compare import same
+from course.compare import same, show
 from course.practice.engine import Piece, attempt
+from course.practice.explain import differs, extra_and_missing
 from harness.loop import run
 from harness.messages import AssistantMessage, ToolMessage
 from harness.providers import PROVIDERS
 from harness.trace import RunResult
 from offline.replay import load_interactions
 from offline.scenarios import SCENARIOS
-from offline.scripted import ScriptedModel, Step
+from offline.scripted import ScriptedModel
 
 
 def no_tools_choice(provider: str) -> dict:
@@ -35,18 +36,6 @@ def no_tools_choice(provider: str) -> dict:
                      "openai_responses, anthropic, gemini")
 
 
-def goal_check(answer: str | None) -> str | None:
-    """A `before_done` hook for the two_cities trip: the answer must name Lisbon and Porto.
-
-    Returns None when it names both (the run may end), otherwise a note for the model that
-    names each city the answer leaves out, and only those.
-    """
-    missing = [city for city in ("Lisbon", "Porto") if city not in (answer or "")]
-    if not missing:
-        return None
-    return f"You were also asked about {' and '.join(missing)}. Check before you answer."
-
-
 def left_undone(result: RunResult) -> list[str]:
     """The names of the tool calls the run answered without running them, in the order they
     were asked: their result is an error whose text starts "Not executed" or "Cancelled".
@@ -60,8 +49,6 @@ def left_undone(result: RunResult) -> list[str]:
 
 NO_TOOLS = Piece("no_tools_choice", lesson="05_stopping", section="`tool_choice: none` on the wire",
                  reference=no_tools_choice)
-GOAL = Piece("goal_check", lesson="05_stopping", section="Done, or not yet: the goal check",
-             reference=goal_check)
 UNDONE = Piece("left_undone", lesson="05_stopping", section="Reading an exit's trace",
                reference=left_undone)
 
@@ -72,10 +59,13 @@ def _as_recorded(yours, reference):
         want = reference(provider)
         request = load_interactions(provider, "bench_press_capped")[-1]["request"]
         assert want.items() <= request.items(), f"reference and {provider}'s cassette disagree"
-        if found := same(f"{provider}, the closing call of bench_press_capped", want,
-                         attempt(yours, provider),
-                         hint="read the closing request of this format (print it as the lesson "
-                              "does); `none` is spelled differently in each, and nested in two"):
+        if found := differs(f"{provider}, the closing call of bench_press_capped", want,
+                            attempt(yours, provider),
+                            lambda want, got, provider=provider: (
+                                f"for {provider} yours writes {show(got, width=60)}, the "
+                                f"recorded closing call sent {show(want, width=60)}: read "
+                                "this format's closing request (print it as the lesson does); "
+                                "`none` is spelled differently in each, and nested in two")):
             return found
     return None
 
@@ -85,69 +75,9 @@ def _refuses_unknown(yours, reference):
     outcome = attempt(yours, "mistral")
     seen = type(outcome.error).__name__ if outcome.error else f"returned {outcome.describe()}"
     return same("an unknown provider, 'mistral'", "ValueError", seen,
-                hint="an unknown format must fail loudly: a guessed field would be sent as is "
+                hint=f"for 'mistral' yours {seen}, the reference raised ValueError: an unknown "
+                     "format must fail loudly, since a guessed field would be sent as it is "
                      "and let the model call tools on the closing call")
-
-
-_ANSWERS = {
-    "both cities": "Lisbon: light rain; Porto: showers. Take the umbrella.",
-    "Lisbon only": "Lisbon: light rain, take an umbrella.",
-    "Porto only": "Porto the day after: showers.",
-    "no text at all": None,
-}
-
-
-def _named(note) -> object:
-    """What a note does, in a form to compare: None, or the cities it names."""
-    if not isinstance(note, str):
-        return note
-    return {"names": [city for city in ("Lisbon", "Porto") if city in note]}
-
-
-def _on_answers(yours, reference, view, *, hint: str):
-    """Run both on each candidate answer and compare `view` of what they return."""
-    for case, answer in _ANSWERS.items():
-        outcome = attempt(yours, answer)
-        if found := same(f"the answer {answer!r} ({case})", view(reference(answer)),
-                         outcome if outcome.error else view(outcome.value), hint=hint):
-            return found
-    return None
-
-
-@GOAL.behaviour("lets an answer end the run only when it names both cities")
-def _ends_when_both(yours, reference):
-    return _on_answers(yours, reference, lambda note: {"ends the run": note is None},
-                       hint="return None only when both names are in the answer; an answer "
-                            "that is None has no names in it")
-
-
-@GOAL.behaviour("sends back a note naming each missing city, and only those")
-def _names_the_missing(yours, reference):
-    return _on_answers(yours, reference, _named,
-                       hint="name the cities the answer leaves out, so the model knows what to "
-                            "check; a city already answered is not the model's to redo")
-
-
-def _trip(before_done) -> RunResult:
-    script = [Step.say("Lisbon: light rain tomorrow, take an umbrella."),
-              Step.call("get_forecast", city="Porto", day="the day after tomorrow"),
-              Step.say("Lisbon: light rain tomorrow; Porto: showers the day after.")]
-    cities = SCENARIOS["two_cities"]
-    return run(ScriptedModel(script), cities.tools(), cities.messages(), before_done=before_done)
-
-
-@GOAL.behaviour("as `before_done`, sends the run on once, and it ends done")
-def _in_the_loop(yours, reference):
-    want = _trip(reference)
-    seen = attempt(_trip, yours)
-    if seen.error:
-        return same("two_cities with the goal check", "a finished run", seen,
-                    hint="the loop called your check and it raised")
-    return same("two_cities with the goal check, the exit and the roles of the messages",
-                [want.status.value, [m.role for m in want.messages]],
-                [seen.value.status.value, [m.role for m in seen.value.messages]],
-                hint="the first answer leaves Porto out: the note goes back as a user message, "
-                     "and the second answer names both")
 
 
 @cache
@@ -186,9 +116,12 @@ def _not_failures(yours, reference):
 def _left_on(yours, reference, names):
     for name in names:
         result = _exits()[name]
-        if found := same(f"{name} (exit {result.status.value})", reference(result),
-                         attempt(yours, result),
-                         hint="find each result that says it did not run, then the call with "
-                              "its id in an assistant message: that call's name"):
+        if found := differs(f"{name} (exit {result.status.value})", reference(result),
+                            attempt(yours, result), lambda want, got: extra_and_missing(
+                                want, got, extra="which ran and failed: its result is an error, "
+                                "but does not start \"Not executed\" or \"Cancelled\"",
+                                missing="answered without running (its result starts \"Not "
+                                "executed\" or \"Cancelled\"): find each such result, then "
+                                "the call with its id in an assistant message")):
             return found
     return None

@@ -1,27 +1,23 @@
-"""Lesson 06's pieces: read what a call cost, and choose what a thread sends.
+"""Lesson 06's pieces: read what a call cost.
 
 `input_tokens` reads one call's input count from a provider's raw response, where each format
 puts it (and Anthropic keeps cache reads and writes outside it). `cache_saving` prices one usage
-block against the same call with nothing cached. `select_recent` is `harness.context`'s: the
-latest messages of a thread, never starting between a call and its result. The run's cumulative
-input, the turn a budget fires and the run's cost are exercise 4's, so they are not pieces here.
+block against the same call with nothing cached. The run's cumulative input, the turn a budget
+fires and the run's cost are exercise 4's, so they are not pieces here.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from importlib import import_module
 
-from course.compare import same, same_messages
+from course.compare import show
 from course.practice.engine import Piece, attempt
-from harness.context import select_recent
+from course.practice.explain import differs
 from harness.cost import Price
-from harness.loop import run
-from harness.messages import Message, SystemMessage, Usage, UserMessage
+from harness.messages import Usage
 from harness.providers import PROVIDERS
 from harness.providers.catalog import PRICES
 from offline.replay import load_interactions
-from offline.scenarios import SCENARIOS, TRAVEL
 
 
 def input_tokens(provider: str, response: dict) -> int:
@@ -56,8 +52,6 @@ def cache_saving(usage: Usage, price: Price) -> float:
 
 INPUT = Piece("input_tokens", lesson="06_cost", section="Usage blocks", reference=input_tokens)
 SAVING = Piece("cache_saving", lesson="06_cost", section="Prompt caching", reference=cache_saving)
-RECENT = Piece("select_recent", lesson="06_cost", section="Choosing what to send",
-               reference=select_recent)
 
 
 def _calls(scenario: str):
@@ -66,23 +60,49 @@ def _calls(scenario: str):
             yield provider, number, exchange["response"]
 
 
-def _reads(scenario: str, yours, reference, *, hint: str):
+def _usage_block(provider: str, response: dict) -> dict:
+    """The usage block's counts, nested ones named by their path (a.b)."""
+    block = response.get("usageMetadata" if provider == "gemini" else "usage") or {}
+    flat = {}
+    for key, value in block.items():
+        if isinstance(value, int):
+            flat[key] = value
+        elif isinstance(value, dict):
+            flat |= {f"{key}.{inner}": n for inner, n in value.items() if isinstance(n, int)}
+    return flat
+
+
+def _input_hint(provider: str, response: dict, advice: str):
+    def hint(want, got) -> str:
+        counts = _usage_block(provider, response)
+        named = [key for key, value in counts.items() if value == got]
+        again = [key for key, value in counts.items() if value and got == want + value]
+        read = (f" (the block's {named[0]})" if named else
+                f", {want} and its {again[0]} ({counts[again[0]]}) once more" if again else "")
+        return f"yours reads {got}{read} for {provider}, the reference {want}: {advice}"
+    return hint
+
+
+def _reads(scenario: str, yours, reference, *, advice: str):
     for provider, number, response in _calls(scenario):
-        if found := same(f"{provider}, {scenario}, call {number}", reference(provider, response),
-                         attempt(yours, provider, response), hint=hint):
+        if found := differs(f"{provider}, {scenario}, call {number}",
+                            reference(provider, response), attempt(yours, provider, response),
+                            _input_hint(provider, response, advice),
+                            advice=f"{provider}'s usage block is "
+                                   f"{show(_usage_block(provider, response), width=90)}"):
             return found
     return None
 
 
 @INPUT.behaviour("reads each format's input count where it is")
 def _reads_each_format(yours, reference):
-    return _reads("bench_press", yours, reference, hint="each format names it differently: "
-                  "print the usage block of this call and find the input count")
+    return _reads("bench_press", yours, reference, advice="each format names it differently: "
+                  "print this call's usage block and find the input count")
 
 
 @INPUT.behaviour("counts cached tokens once, inside or outside the input count")
 def _counts_cache_once(yours, reference):
-    return _reads("big_pages", yours, reference, hint="OpenAI and Gemini count cached tokens "
+    return _reads("big_pages", yours, reference, advice="OpenAI and Gemini count cached tokens "
                   "inside the input count; Anthropic's input_tokens leaves out cache reads and "
                   "cache writes, so add them there and nowhere else")
 
@@ -97,10 +117,20 @@ def _saving_on(scenario: str, providers, yours, reference, *, hint: str):
         want, seen = reference(reply.usage, price), attempt(yours, reply.usage, price)
         if seen.error is None and isinstance(seen.value, int | float):
             seen.value = round(seen.value, 10)
-        if found := same(f"{provider}, {scenario}, call {number} ({reply.model}'s prices)",
-                         round(want, 10), seen, hint=hint):
+        if found := differs(f"{provider}, {scenario}, call {number} ({reply.model}'s prices)",
+                            round(want, 10), seen, lambda want, got: _saving_hint(want, got, hint)):
             return found
     return None
+
+
+def _saving_hint(want, got, advice: str) -> str:
+    said = f"yours says ${got}, the reference ${want}"
+    if isinstance(got, int | float) and want and abs(got / want - 1_000_000) < 1:
+        return f"{said}, a million times more: prices are per million tokens, so divide by 1e6"
+    if got == 0 and want < 0:
+        return (f"{said}: yours saves nothing on a call that only wrote to the cache, where the "
+                f"write premium cost ${-want}; {advice}")
+    return f"{said}: {advice}"
 
 
 @SAVING.behaviour("saves the read discount on each cached token (OpenAI, Gemini)")
@@ -117,43 +147,3 @@ def _charges_writes(yours, reference):
                       hint="a token written to the cache costs cache_write instead of input: "
                            "that difference is a cost, so the call that only writes saves less "
                            "than nothing")
-
-
-@cache
-def _thread() -> list[Message]:
-    """Five runs on one thread: umbrella, two_cities, bench_press, umbrella, two_cities."""
-    thread: list[Message] = [SystemMessage(content=TRAVEL)]
-    for name in ("umbrella", "two_cities", "bench_press", "umbrella", "two_cities"):
-        scenario = SCENARIOS[name]
-        thread.append(UserMessage(content=scenario.user))
-        thread = run(scenario.model(), scenario.tools(), thread).messages
-    return thread
-
-
-def _selects(yours, reference, limits, *, hint: str):
-    thread = _thread()
-    for limit in limits:
-        want = reference(list(thread), limit)
-        if found := same_messages(f"a thread of five runs ({len(thread)} messages), limit "
-                                  f"{limit}", want, attempt(yours, list(thread), limit),
-                                  hint=hint):
-            return found
-    return None
-
-
-@RECENT.behaviour("keeps the system prompt and at most `limit` latest others")
-def _keeps_latest(yours, reference):
-    return _selects(yours, reference, (40, 20), hint="the system prompt first, then the latest "
-                    "messages; start at a user message, so fewer than `limit` may be kept")
-
-
-@RECENT.behaviour("never starts between a tool call and its result")
-def _starts_at_a_user(yours, reference):
-    return _selects(yours, reference, (12, 7, 6), hint="move the start forward to the first user "
-                    "message in the window: a result without its call is refused")
-
-
-@RECENT.behaviour("keeps the active turn whole when it alone is longer than `limit`")
-def _keeps_active_turn(yours, reference):
-    return _selects(yours, reference, (3, 1), hint="when the window holds no user message, keep "
-                    "everything from the last user message on: the active turn is never cut")

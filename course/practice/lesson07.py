@@ -14,6 +14,7 @@ from typing import Any
 
 from course.compare import same
 from course.practice.engine import Piece, attempt
+from course.practice.explain import differs, extra_and_missing
 from harness.messages import ToolCall
 from harness.progress import call_key
 
@@ -100,23 +101,62 @@ _ALL_NEW = {
 }
 
 
+def _show_call(call: ToolCall) -> str:
+    return f"{call.name}({json.dumps(call.arguments, sort_keys=True)})"
+
+
+def _repeat_hint(calls: list[ToolCall], advice: str):
+    """What yours said against what the reference said, with the calls they point at."""
+    def earlier(number: int) -> int | None:
+        key = call_key(calls[number - 1].name, calls[number - 1].arguments)
+        return next((n for n in range(1, number)
+                     if call_key(calls[n - 1].name, calls[n - 1].arguments) == key), None)
+
+    def hint(want, got) -> str:
+        if isinstance(got, int) and 1 <= got <= len(calls):
+            this = calls[got - 1]
+            alike = [n for n in range(1, got) if calls[n - 1].name == this.name
+                     and set(calls[n - 1].arguments) == set(this.arguments)]
+            if alike and earlier(got) is None:
+                return (f"yours says call {got} repeats an earlier call; the reference says "
+                        f"{want}. Call {got} is {_show_call(this)} and call {alike[-1]} "
+                        f"{_show_call(calls[alike[-1] - 1])}: the same names, other values, "
+                        f"so a new request; {advice}")
+        if isinstance(want, int) and got == want - 1:
+            return (f"yours says call {got}, the reference call {want}: the same call counted "
+                    "from 0; number the calls from 1")
+        if got is None and isinstance(want, int):
+            return (f"yours says None, the reference call {want}: {_show_call(calls[want - 1])} "
+                    f"is the same request as call {earlier(want)}, "
+                    f"{_show_call(calls[earlier(want) - 1])}; {advice}")
+        if isinstance(got, int) and 1 <= got <= len(calls):
+            same_name = [n for n in range(1, got) if calls[n - 1].name == calls[got - 1].name]
+            before = f" than call {same_name[-1]}'s {_show_call(calls[same_name[-1] - 1])}" \
+                if same_name else ""
+            return (f"yours says call {got}, the reference {want}: call {got}, "
+                    f"{_show_call(calls[got - 1])}, asks for something other{before}; {advice}")
+        return f"yours says {got!r}, the reference {want!r}: {advice}"
+    return hint
+
+
 def _first_repeat_on(cases: dict[str, list[ToolCall]], hint: str):
     def probe(yours, reference):
         for case, calls in cases.items():
-            if found := same(f"{case}, the call number", reference(list(calls)),
-                             attempt(yours, list(calls)), hint=hint):
+            if found := differs(f"{case}, the call number", reference(list(calls)),
+                                attempt(yours, list(calls)), _repeat_hint(calls, hint)):
                 return found
         return None
     return probe
 
 
 FIRST_REPEAT.behaviour("finds a repeat of the call just before, whatever the key order")(
-    _first_repeat_on(_BACK_TO_BACK, "compare call_key(call.name, call.arguments), not the "
-                                    "arguments as written, and count calls from 1"))
+    _first_repeat_on(_BACK_TO_BACK, "compare call_key(call.name, call.arguments), which sorts "
+                                    "the keys, not the arguments as written"))
 FIRST_REPEAT.behaviour("finds a repeat of any earlier call, not only the one just before")(
     _first_repeat_on(_FURTHER_BACK, "remember every key seen so far (a set), not only the last"))
 FIRST_REPEAT.behaviour("says None when every call is new")(
-    _first_repeat_on(_ALL_NEW, "a different value, another limit or a new tool is a new request"))
+    _first_repeat_on(_ALL_NEW, "two calls are the same request only when the name and every "
+                               "argument's value agree: a different value is a new request"))
 
 
 _ARGUMENTS = {"query": "refund delay", "limit": 5}
@@ -127,9 +167,12 @@ def _speaks_at_three_five_eight(yours, reference):
     for count in range(1, 13):
         outcome = attempt(yours, count, "search_tickets", dict(_ARGUMENTS))
         said = outcome if outcome.error else bool(outcome.value)
-        if found := same(f"identical call number {count}, a note or None", bool(
-                reference(count, "search_tickets", dict(_ARGUMENTS))), said,
-                hint="return a text at 3, 5 and 8 and None at every other count"):
+        want = bool(reference(count, "search_tickets", dict(_ARGUMENTS)))
+        if found := same(f"identical call number {count}, a note or None", want, said,
+                         hint=f"at the {count}th identical call yours "
+                              f"{'returns a note' if said else 'returns None'}, the reference "
+                              f"{'a note' if want else 'None'}: a text at 3, 5 and 8, None at "
+                              "every other count"):
             return found
     return None
 
@@ -144,8 +187,10 @@ def _names_what_repeats(yours, reference):
         needed = ["get_order"] + (["123", str(count)] if count > 3 else [])
         missing = [word for word in needed if word not in outcome.value]
         if found := same(f"identical call number {count}, words missing from the note", [],
-                         missing, hint="the model can only act on what the note names: the "
-                                       "tool, and later its arguments and how often it repeated"):
+                         missing, hint=f"yours, at the {count}th call, says {outcome.value!r}, "
+                                       f"without {missing}: the model can only act on what the "
+                                       "note names: the tool, and from the 5th its arguments "
+                                       "and how often it repeated"):
             return found
     return None
 
@@ -179,8 +224,12 @@ def _counts_per_file(yours, reference):
     if not isinstance(seen, list):
         return same("six edits of src/refund.py between test runs", "a note or None", seen,
                     hint="`path` is in the arguments; a call to another tool counts nothing")
-    return same("six edits of src/refund.py between test runs, counts after the last call",
-                mine, theirs, hint="only edit_file counts, once per call, under its `path`")
+    return differs("six edits of src/refund.py between test runs, counts after the last call",
+                   mine, theirs, lambda want, got: extra_and_missing(
+                       sorted(want.items()), sorted(got.items()),
+                       extra="which the reference does not count: only edit_file counts, once "
+                             "per call, under its `path`",
+                       missing="each edit_file call adds one under its `path`"))
 
 
 @EDIT_NOTE.behaviour("adds a note once a file is past the limit, naming the file and its edits")
@@ -190,10 +239,12 @@ def _notes_past_the_limit(yours, reference):
         seen, _ = _replay_edits(yours, limit)
         if not isinstance(seen, list):
             return same(f"limit={limit}", "notes", seen, hint="the function raised")
-        if found := same(f"six edits of src/refund.py, limit={limit}, the calls that get a note",
-                         _noted(mine), _noted(seen),
-                         hint="a note when the count is above the limit (limit + 1 and after); "
-                              "use the `limit` you were given"):
+        if found := differs(f"six edits of src/refund.py, limit={limit}, the calls that get a "
+                            "note", _noted(mine), _noted(seen),
+                            lambda want, got, limit=limit: (
+                                f"with limit={limit} yours notes calls {got}, the reference "
+                                f"{want}: a note from the edit that takes the file above "
+                                f"{limit} edits on, using the `limit` you were given")):
             return found
         vague = [note for note, path, count in seen
                  if note and (path not in note or str(count) not in note)]

@@ -13,6 +13,7 @@ from typing import Any
 
 from course.compare import same
 from course.practice.engine import Piece, attempt
+from course.practice.explain import differs, message_difference
 from harness.errors import ProviderError
 from harness.messages import ToolCall, ToolMessage
 from harness.tools import Toolbox
@@ -99,9 +100,17 @@ _RAISED = {
 def _is_error_answering(case: str, call: ToolCall, outcome, hint: str):
     """None when `outcome` is an error result for `call`; else the divergence."""
     if outcome.error or not isinstance(outcome.value, ToolMessage):
-        return same(case, "a ToolMessage", outcome, hint="return a ToolMessage, never raise")
-    return same(f"{case}, (tool_call_id, is_error)", (call.id, True),
-                (outcome.value.tool_call_id, outcome.value.is_error), hint=hint)
+        said = (f"yours let {type(outcome.error).__name__} escape" if outcome.error else
+                f"yours returned {type(outcome.value).__name__}")
+        return same(case, "a ToolMessage", outcome,
+                    hint=f"{said}; the reference returns an error result for {call.name}: "
+                         f"return a ToolMessage, never raise ({hint})")
+    answered, flagged = outcome.value.tool_call_id, outcome.value.is_error
+    wrong = ([f"answers {answered!r} instead of the call's id {call.id!r}"]
+             if answered != call.id else []) + (["is not marked is_error=True"]
+                                                 if not flagged else [])
+    return same(f"{case}, (tool_call_id, is_error)", (call.id, True), (answered, flagged),
+                hint=f"yours {' and '.join(wrong)}: {hint}")
 
 
 def _missing(text: str, *needed: str) -> list[str]:
@@ -122,17 +131,20 @@ def _answers_as_error(yours, reference):
 def _instructive(yours, reference):
     for case, (call, error) in _RAISED.items():
         text = attempt(yours, call, error).value.content
-        if found := same(f"{case}, words missing from the text", [], _missing(
-                text, "Error:", call.name, type(error).__name__, str(error)),
-                hint="the model reads only the text: name the tool, the type "
-                     "(type(error).__name__) and the message (str(error))"):
+        missing = _missing(text, "Error:", call.name, type(error).__name__, str(error))
+        if found := same(f"{case}, words missing from the text", [], missing,
+                         hint=f"yours says {text!r}, without {missing}: the model reads only "
+                              "the text, so name the tool, the type (type(error).__name__) and "
+                              "the message (str(error))"):
             return found
         if found := same(f"{case}, the text starts with", "Error:", text[:6],
                          hint="start with \"Error:\": two formats have no error flag"):
             return found
         tail = text.rstrip(" .").endswith(str(error).rstrip(" ."))
         if found := same(f"{case}, a next step after the message", True, not tail,
-                         hint="end with what to try: check the arguments, retry, another tool"):
+                         hint=f"yours ends with the exception's own words, {text[-40:]!r}: "
+                              "end with what to try next (check the arguments, retry, "
+                              "another tool)"):
             return found
     return None
 
@@ -143,9 +155,11 @@ def _toolbox() -> Toolbox:
 
 @SAFE_EXECUTE.behaviour("runs a good call and returns its output as the result")
 def _runs_good_calls(yours, reference):
-    return same("tool_errors, get_forecast(Lisbon, tomorrow)", reference(_toolbox(), _FORECAST),
-                attempt(yours, _toolbox(), _FORECAST),
-                hint="content=str(output), tool_call_id=call.id, and no is_error")
+    return differs("tool_errors, get_forecast(Lisbon, tomorrow)",
+                   reference(_toolbox(), _FORECAST), attempt(yours, _toolbox(), _FORECAST),
+                   lambda want, got: f"{message_difference(want, got)}: a call that goes well "
+                                     "gets content=str(output), tool_call_id=call.id, and no "
+                                     "is_error")
 
 
 _FAILING = {
@@ -171,19 +185,24 @@ def _never_raises(yours, reference):
         outcome = attempt(yours, _toolbox(), call)
         if found := _is_error_answering(case, call, outcome, hint=hint):
             return found
-        if found := same(f"{case}, words missing from the text", [],
-                         _missing(outcome.value.content, *needed), hint=hint):
+        missing = _missing(outcome.value.content, *needed)
+        if found := same(f"{case}, words missing from the text", [], missing,
+                         hint=f"yours says {outcome.value.content[:90]!r}, without {missing}: "
+                              f"{hint}"):
             return found
     return None
 
 
 def _same_on(cases: dict[str, tuple[tuple[Any, ...], dict[str, Any]]], hint: str):
     """A probe: on each case (its arguments and keyword options), yours returns what the
-    reference returns."""
+    reference returns; the hint shows both."""
     def probe(yours, reference):
         for case, (args, options) in cases.items():
-            if found := same(case, reference(*args, **options),
-                             attempt(yours, *args, **options), hint=hint):
+            if found := differs(case, reference(*args, **options),
+                                attempt(yours, *args, **options),
+                                lambda want, got, case=case: (
+                                    f"for {case} yours gives {got}, the reference {want}: "
+                                    f"{hint}")):
                 return found
         return None
     return probe

@@ -14,6 +14,7 @@ from typing import Any
 
 from course.compare import Divergence, same
 from course.practice.engine import Piece, attempt
+from course.practice.explain import differs
 from harness.messages import ToolCall
 from offline.scenarios import SCENARIOS
 
@@ -25,17 +26,13 @@ def batches_of(calls: list[ToolCall], mode_of: Callable[[ToolCall], str]) -> lis
     (exclusive, or a tool nobody labelled) gets a batch of its own: a barrier, since nothing
     after it starts before it ends. Every call appears exactly once, in the order given.
     """
-    batches, current = [], []
+    batches: list[list[ToolCall]] = []
     for call in calls:
-        if mode_of(call) == "parallel":
-            current.append(call)
-            continue
-        if current:  # close the run of parallel-safe calls before the barrier
-            batches.append(current)
-            current = []
-        batches.append([call])
-    if current:
-        batches.append(current)
+        follows_a_read = bool(batches) and mode_of(batches[-1][-1]) == "parallel"
+        if mode_of(call) == "parallel" and follows_a_read:
+            batches[-1].append(call)  # one more read for the open batch
+        else:
+            batches.append([call])  # a batch of its own: the first read, or a barrier
     return batches
 
 
@@ -95,16 +92,27 @@ def _flat(batches: Any) -> list[Any]:
         return []
 
 
+def _batches_hint(want: list[list[str]], got: Any, advice: str) -> str:
+    if not isinstance(got, list):
+        return f"yours returned {got!r}, not a list of batches: {advice}"
+    lost = [call for call in _flat(want) if call not in _flat(got)]
+    if lost:
+        return (f"yours leaves out {lost}: every call appears once, in the order given; after "
+                "the loop, add the batch that is still open")
+    for number, (mine, theirs) in enumerate(zip(want, got, strict=False), start=1):
+        if mine != theirs:
+            return (f"batch {number} is {theirs} in yours, {mine} in the reference: {advice}")
+    return (f"yours makes {len(got)} batch(es), the reference {len(want)}: {advice}")
+
+
 def _compare_batches(yours, reference, cases: list[str], hint: str) -> Divergence | None:
     for case in cases:
         calls = REPLIES[case]
         seen = attempt(yours, list(calls), _MODE_OF)
         if seen.error is None:
             seen = _ids(seen.value)
-            if _flat(seen) != [call.id for call in calls]:
-                hint = ("every call appears once, in the order given: after the loop, add the "
-                        "batch that is still open")
-        if found := same(case, _ids(reference(list(calls), _MODE_OF)), seen, hint=hint):
+        if found := differs(case, _ids(reference(list(calls), _MODE_OF)), seen,
+                            lambda want, got: _batches_hint(want, got, hint)):
             return found
     return None
 
@@ -144,7 +152,10 @@ def _timelines(yours, reference, keep: Callable[[tuple[float, float]], Any], hin
         for call in calls:
             mine = keep(want[call.id])
             theirs = keep(seen.value[call.id]) if call.id in seen.value else "missing"
-            if found := same(f"{case}, call {call.id}", mine, theirs, hint=hint):
+            if found := differs(f"{case}, call {call.id}", mine, theirs,
+                                lambda want, got, call=call, seconds=seconds: (
+                                    f"yours has {call.id} ({seconds[call.id]} s long) at "
+                                    f"{got}, the reference at {want}: {hint}")):
                 return found
     return None
 
@@ -163,5 +174,5 @@ def _starts(yours, reference):
 @TIMELINE.behaviour("ends each call its own duration after its start")
 def _ends(yours, reference):
     return _timelines(yours, reference, _rounded,
-                      hint="a call ends at start + seconds[call.id]; the batch waits for the "
-                           "largest of those ends")
+                      hint="a call ends at its start + seconds[call.id], whatever the others in "
+                           "its batch take; the batch waits for the largest of those ends")

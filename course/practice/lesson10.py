@@ -1,12 +1,11 @@
-"""Lesson 10's pieces: one adapter's mapping of one format, each way, and a streamed reply's calls.
+"""Lesson 10's pieces: one adapter's mapping of one format, each way.
 
 `to_chat_messages` writes a neutral transcript as OpenAI Chat Completions `messages`;
 `stop_reason_of` reads why a reply ended from a response body of any of the four formats. Both are
 checked against the kit's real adapters (`harness.providers.*`), not against a copy of them: the
 transcripts are the lesson's scenarios run on the ScriptedModel, the bodies are small replies
 written from the formats' documented fields. Anthropic's mapping is exercise 1's `to_anthropic`,
-so it is not a piece here. `collect_calls` (the library's own is the reference) joins a streamed
-reply's calls: checked against `complete` on each adapter's stream, and on made-up streams.
+so it is not a piece here. The streaming section's piece is in `lesson10_streams`.
 """
 
 from __future__ import annotations
@@ -14,12 +13,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from course.compare import same, same_messages
+from course.compare import same_messages
 from course.practice.engine import Piece, attempt
-from course.practice.runs import streamed
-from harness.messages import AssistantMessage, Message, ToolCall, ToolMessage, argument_text
+from course.practice.explain import differs, message_difference
+from harness.messages import AssistantMessage, Message, ToolMessage, argument_text
 from harness.providers import anthropic, gemini, openai_chat, openai_responses
-from harness.stream import ArgumentsDelta, Finish, ToolCallStart, collect_calls
 from offline.scenarios import SCENARIOS
 
 
@@ -111,18 +109,20 @@ def transcripts() -> dict[str, list[Message]]:
 def _hint(default: str):
     """Name the likely bug from the first message that differs; else the behaviour's hint."""
     def hint(index: int, mine: Any, yours: Any) -> str:
+        said = message_difference(mine, yours)
         if not isinstance(mine, dict) or not isinstance(yours, dict):
-            return "one wire message per neutral message, in the same order"
+            return f"{said}: one wire message per neutral message, in the same order"
         if mine.get("role") != yours.get("role"):
-            return f"a {mine.get('role')} message keeps the role {mine.get('role')!r} on this wire"
+            return f"{said}: a {mine.get('role')} message keeps its role on this wire"
         calls = [call for call in yours.get("tool_calls") or [] if isinstance(call, dict)]
         if any(not isinstance((call.get("function") or {}).get("arguments"), str)
                for call in calls):
-            return "arguments travel as a JSON string: argument_text(call)"
-        if mine.get("content") != yours.get("content"):
-            return ("content stays None next to tool_calls; a turn with neither text nor calls "
-                    "gets ''") if mine.get("role") == "assistant" else "keep the content as it is"
-        return default
+            return (f"{said}: yours sends the arguments as an object; on this wire they travel "
+                    "as a JSON string, argument_text(call)")
+        if mine.get("content") != yours.get("content") and mine.get("role") == "assistant":
+            return (f"{said}: content stays None next to tool_calls, and a turn with neither "
+                    "text nor calls gets ''")
+        return f"{said}: {default}"
     return hint
 
 
@@ -225,7 +225,10 @@ def _stops(yours, providers: tuple[str, ...]):
         full = body | _USAGE[provider]
         want = ADAPTERS[provider].from_wire(full).stop_reason.value
         seen = attempt(yours, provider, full)
-        if found := same(f"{provider}, {reply}", want, seen, hint=_HINTS[provider]):
+        if found := differs(f"{provider}, {reply}", want, seen,
+                            lambda want, got, provider=provider, reply=reply: (
+                                f"for {provider}'s {reply} yours says {got!r}, the reference "
+                                f"{want!r}: {_HINTS[provider]}")):
             return found
     return None
 
@@ -238,62 +241,3 @@ def _stops_with_a_field(yours, reference):
 @STOP.behaviour("works out the stop reason where the format has none (Responses, Gemini)")
 def _stops_without_a_field(yours, reference):
     return _stops(yours, ("openai_responses", "gemini"))
-
-
-CALLS = Piece("collect_calls", lesson="10_four_providers",
-              section="Your turn: tool calls from their pieces", reference=collect_calls)
-
-
-def _start(index: int, name: str = "get_forecast", **extra: Any) -> ToolCallStart:
-    return ToolCallStart(index=index, id=f"call_{index}", name=name, extra=extra)
-
-
-def _call(index: int, name: str = "get_forecast", **fields: Any) -> ToolCall:
-    return ToolCall(id=f"call_{index}", name=name, **fields)
-
-
-_END = Finish(stop_reason="tool_use")
-MADE_UP = {  # what the stream is: its deltas, and the calls they hold
-    "two calls whose pieces take turns": (
-        [_start(0), _start(1), ArgumentsDelta(index=1, text='{"city": "Po'),
-         ArgumentsDelta(index=0, text='{"city": "Li'), ArgumentsDelta(index=0, text='sbon"}'),
-         ArgumentsDelta(index=1, text='rto"}'), _END],
-        [_call(0, arguments={"city": "Lisbon"}), _call(1, arguments={"city": "Porto"})]),
-    "a stream cut off inside the arguments": (
-        [_start(0), ArgumentsDelta(index=0, text='{"city": "Lis'), _END],
-        [_call(0, raw_arguments='{"city": "Lis')]),
-    "a call with no arguments and a signature": (
-        [_start(0, "get_time", thoughtSignature="c2ln"), _END],
-        [_call(0, "get_time", extra={"thoughtSignature": "c2ln"})]),
-}
-
-
-def _calls_of(yours, scenario: str, made_up: list[str], hint: str):
-    cases = [(f"{provider}, {scenario}", *streamed(provider, scenario)) for provider in ADAPTERS]
-    for where, deltas, want in [*cases, *((where, *MADE_UP[where]) for where in made_up)]:
-        if found := same(where, want, attempt(yours, list(deltas)), hint=hint):
-            return found
-    return None
-
-
-@CALLS.behaviour("joins one call's pieces in order, the last one too")
-def _one_call(yours, reference):
-    return _calls_of(yours, "umbrella", [], hint="join the text of every ArgumentsDelta whose "
-                     "index is the call's, in the order they came, then parse it once; the index "
-                     "is the call's, not the place of the piece in the stream")
-
-
-@CALLS.behaviour("keeps calls apart by their index, even when their pieces take turns")
-def _calls_apart(yours, reference):
-    return _calls_of(yours, "two_cities", ["two calls whose pieces take turns"],
-                     hint="keep one list of texts per call index, and add each piece to the call "
-                          "its index names (not to the call that began last)")
-
-
-@CALLS.behaviour("keeps text that is not JSON as it came, and each call's id, name and extra")
-def _whole_calls(yours, reference):
-    return _calls_of(yours, "reasoning_roundtrip", ["a stream cut off inside the arguments",
-                                                    "a call with no arguments and a signature"],
-                     hint="parse_arguments(text) gives the object, and the text itself when it "
-                          "is not a JSON object; no pieces means arguments {}; id, name and "
-                          "extra come from the call's ToolCallStart")

@@ -16,6 +16,7 @@ from typing import Any
 
 from course.compare import Divergence, same
 from course.practice.engine import Piece, attempt
+from course.practice.explain import differs
 from harness.trace import Exit, RunResult
 from offline.scenarios import SCENARIOS
 
@@ -52,6 +53,14 @@ def turn_cap_from(results: list[RunResult]) -> int:
     if not turns:
         raise ValueError("no run ended done: run more tasks before sizing the turn cap")
     p95 = turns[0] if len(turns) == 1 else statistics.quantiles(turns, n=20,
+                                                                 method="inclusive")[-1]
+    return math.ceil(2 * p95)
+
+
+def _cap_of(turns: list[int]) -> int | None:
+    if not turns:
+        return None
+    p95 = turns[0] if len(turns) == 1 else statistics.quantiles(sorted(turns), n=20,
                                                                  method="inclusive")[-1]
     return math.ceil(2 * p95)
 
@@ -97,12 +106,29 @@ def _normal(value: Any) -> Any:
             for key, item in value.items()}
 
 
+def _by_calls(fleet: list[RunResult]) -> dict[str, float]:
+    """Each exit's share of the calls, the count a version that counts calls gives."""
+    calls = Counter()
+    for result in fleet:
+        calls[result.status.value] += result.turns
+    total = sum(calls.values()) or 1
+    return _normal({exit: count / total for exit, count in calls.items()})
+
+
 def _compare(yours, reference, cases: list[str], hint: str) -> Divergence | None:
     for case in cases:
         fleet = fleets()[case]
         seen = attempt(yours, list(fleet))
-        if found := same(case, _normal(reference(list(fleet))),
-                         seen if seen.error else _normal(seen.value), hint=hint):
+
+        def explain(want, got, fleet=fleet, case=case) -> str:
+            said = f"for {case} yours gives {got}, the reference {want}"
+            if isinstance(got, dict) and got and got == _by_calls(fleet):
+                return (f"{said}: yours shares out the {sum(r.turns for r in fleet)} model "
+                        f"calls, not the {len(fleet)} runs; {hint}")
+            return f"{said}: {hint}"
+
+        if found := differs(case, _normal(reference(list(fleet))),
+                            seen if seen.error else _normal(seen.value), explain, advice=hint):
             return found
     return None
 
@@ -139,10 +165,21 @@ def _cap(yours, reference):
     for case in ["the week of 100 runs", "twenty short runs and one long one",
                  "one successful run"]:
         fleet = fleets()[case]
-        if found := same(case, reference(list(fleet)), attempt(yours, list(fleet)),
-                         hint="only runs with status done count; p95 with "
-                              "statistics.quantiles(turns, n=20, method='inclusive')[-1] "
-                              "(a single run is its own p95), then math.ceil(2 * p95)"):
+        done = [r.turns for r in fleet if r.status is Exit.DONE]
+
+        def explain(want, got, fleet=fleet, done=done, case=case) -> str:
+            said = f"for {case} yours says {got}, the reference {want}"
+            if got == math.ceil(2 * max(done)):
+                why = f"twice the longest successful run ({max(done)} calls), not the p95"
+            elif len(done) < len(fleet) and got == _cap_of([r.turns for r in fleet]):
+                why = "yours sizes it from every run, the capped and stuck ones too"
+            else:
+                why = "check which runs count and how the p95 is taken"
+            return (f"{said}: {why}; only runs with status done count, p95 is "
+                    "statistics.quantiles(turns, n=20, method='inclusive')[-1] (a single run is "
+                    "its own p95), then math.ceil(2 * p95)")
+
+        if found := differs(case, reference(list(fleet)), attempt(yours, list(fleet)), explain):
             return found
     return None
 
@@ -152,6 +189,9 @@ def _no_success(yours, reference):
     for case in ["three stuck runs", "no runs"]:
         seen = attempt(yours, list(fleets()[case]))
         if not isinstance(seen.error, ValueError):
+            said = seen.describe() if seen.error else f"returned {seen.describe()}"
             return same(case, "ValueError", seen,
-                        hint="with no done run there is no distribution: raise ValueError")
+                        hint=f"for {case} yours {said}, the reference raised ValueError: with no "
+                             "done run there is nothing to size a cap from, and any number "
+                             "would be a guess")
     return None

@@ -8,8 +8,8 @@ def read_reply(reply: Reply) -> dict[str, Any]:
     """The facts of one reply: its text, its stop reason, and the tokens in and out.
 
     Returns {"text": ..., "stop_reason": ..., "input_tokens": ..., "output_tokens": ...}. The text
-    is None when the reply holds none (a reply that only asks for a tool); the stop reason is its
-    name ("end_turn", "tool_use", "max_tokens", ...).
+    is None when the reply holds none (a reply that only asks for a tool); the stop reason is the
+    StopReason's `.value`, a string: "end_turn", "tool_use", "max_tokens", ...
     """
     return {"text": reply.message.content,
             "stop_reason": reply.stop_reason.value,

@@ -8,7 +8,7 @@ def take_turn(model: Model, toolbox: Toolbox, history: list[Message]) -> Reply:
     """One turn: one model call with the history and the toolbox's declarations, then its tools.
 
     Appends to `history` (the run's own list) the reply whole, then one result per tool call
-    (run with `execute`) in the order the model asked for them. Returns the reply.
+    (run with `execute`) in the order the reply lists the calls. Returns the reply.
     """
     reply = model.complete(history, tools=toolbox.specs)
     history.append(reply.message)

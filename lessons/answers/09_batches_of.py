@@ -11,15 +11,11 @@ def batches_of(calls: list[ToolCall], mode_of: Callable[[ToolCall], str]) -> lis
     (exclusive, or a tool nobody labelled) gets a batch of its own: a barrier, since nothing
     after it starts before it ends. Every call appears exactly once, in the order given.
     """
-    batches, current = [], []
+    batches: list[list[ToolCall]] = []
     for call in calls:
-        if mode_of(call) == "parallel":
-            current.append(call)
-            continue
-        if current:  # close the run of parallel-safe calls before the barrier
-            batches.append(current)
-            current = []
-        batches.append([call])
-    if current:
-        batches.append(current)
+        follows_a_read = bool(batches) and mode_of(batches[-1][-1]) == "parallel"
+        if mode_of(call) == "parallel" and follows_a_read:
+            batches[-1].append(call)  # one more read for the open batch
+        else:
+            batches.append([call])  # a batch of its own: the first read, or a barrier
     return batches

@@ -1,3 +1,4 @@
+# expect: list had 1 message(s) and yours left it with 2
 from harness.messages import UserMessage
 
 

@@ -1,3 +1,5 @@
+# expect: yours sent 1 message(s), the reference 2
+# expect: a user message here, the reference a system message
 from harness.messages import UserMessage
 
 

@@ -1,3 +1,4 @@
+# expect: On call 2 yours sent 2 message(s), the reference 4
 from harness.messages import SystemMessage, UserMessage
 
 

@@ -1,3 +1,4 @@
+# expect: yours has a user message here, the reference a system message
 from harness.messages import UserMessage
 
 

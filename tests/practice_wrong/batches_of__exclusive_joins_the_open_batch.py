@@ -1,3 +1,4 @@
+# expect: batch 1 is ['read_history:bench', 'compute_record:bench', 'save_goal:bench'] in yours
 def batches_of(calls, mode_of):
     batches, current = [], []
     for call in calls:

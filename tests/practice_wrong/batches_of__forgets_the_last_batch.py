@@ -1,3 +1,4 @@
+# expect: yours leaves out ['read_history:bench', 'read_history:squat']
 def batches_of(calls, mode_of):
     batches, current = [], []
     for call in calls:

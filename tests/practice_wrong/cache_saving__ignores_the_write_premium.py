@@ -1,3 +1,5 @@
+# expect: yours says $0.0, the reference $-0.001263
+# expect: write premium cost $0.001263
 """Counts only the reads' discount: Anthropic's cache writes cost 1.25x the input price."""
 
 

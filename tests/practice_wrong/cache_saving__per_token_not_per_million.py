@@ -1,3 +1,4 @@
+# expect: yours says $374.4, the reference $0.0003744, a million times more
 """Forgets that prices are dollars per million tokens."""
 
 

@@ -1,3 +1,4 @@
+# expect: call 1 (get_forecast): yours has arguments none
 from harness.messages import ToolCall, parse_arguments
 from harness.stream import ArgumentsDelta, ToolCallStart
 

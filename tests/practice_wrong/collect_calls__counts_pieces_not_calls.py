@@ -1,3 +1,4 @@
+# expect: yours raised IndexError
 from harness.messages import ToolCall, parse_arguments
 from harness.stream import ArgumentsDelta, ToolCallStart
 

@@ -1,3 +1,4 @@
+# expect: yours has raw_arguments
 from harness.messages import ToolCall, parse_arguments
 from harness.stream import ArgumentsDelta, ToolCallStart
 

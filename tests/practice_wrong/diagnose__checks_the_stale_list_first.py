@@ -1,3 +1,4 @@
+# expect: yours says 'stale list', the reference 'orphan result'
 """Checks the symptoms in the wrong order: a stale list hides the orphan the API refuses."""
 
 from itertools import pairwise

@@ -1,3 +1,5 @@
+# expect: yours says 'repeated request', the reference 'unanswered call'
+# expect: only Lisbon's result follows
 """Skips the unanswered-call check, and calls two requests for the same tool a repeat even when
 their arguments differ (Lisbon and Porto are two questions, not one asked twice)."""
 

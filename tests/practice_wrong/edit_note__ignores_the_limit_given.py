@@ -1,3 +1,4 @@
+# expect: with limit=2 yours notes calls [10, 12], the reference [6, 8, 10, 12]
 def edit_note(counts, name, arguments, *, limit=4):
     if name != "edit_file":
         return None

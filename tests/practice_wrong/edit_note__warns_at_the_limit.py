@@ -1,3 +1,4 @@
+# expect: with limit=4 yours notes calls [8, 10, 12], the reference [10, 12]
 def edit_note(counts, name, arguments, *, limit=4):
     if name != "edit_file":
         return None

@@ -1,3 +1,4 @@
+# expect: yours ends with the exception's own words
 from harness import ToolMessage
 
 

@@ -1,3 +1,4 @@
+# expect: yours is not marked is_error=True
 from harness import ToolMessage
 
 

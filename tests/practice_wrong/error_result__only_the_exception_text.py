@@ -1,3 +1,4 @@
+# expect: without ['get_uv_index', 'ConnectionError']
 from harness import ToolMessage
 
 

@@ -1,3 +1,5 @@
+# expect: yours raised ZeroDivisionError where the reference returned {}
+# expect: return {}
 from collections import Counter
 
 

@@ -1,3 +1,4 @@
+# expect: yours says call 1, the reference call 2: the same call counted from 0
 from harness import call_key
 
 

@@ -1,3 +1,5 @@
+# expect: yours says None, the reference call 3
+# expect: same request as call 1
 from harness import call_key
 
 

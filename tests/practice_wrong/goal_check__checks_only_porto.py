@@ -1,3 +1,4 @@
+# expect: yours let it end the run, and it names ['Porto']
 """Checks only the city the first answer forgot: an answer about Porto alone ends the run."""
 
 

@@ -1,3 +1,4 @@
+# expect: yours names ['Lisbon', 'Porto'], the reference ['Porto']
 """Sends the run on at the right times, but its note names both cities, answered or not."""
 
 

@@ -1,3 +1,4 @@
+# expect: yours reads 4981, 3317 and its prompt_tokens_details.cached_tokens (1664) once more
 """Adds the cached tokens on every format: OpenAI and Gemini already count them in the input."""
 
 

@@ -1,3 +1,4 @@
+# expect: yours reads 37 (the block's input_tokens) for anthropic, the reference 1721
 """Takes Anthropic's input_tokens as the whole input: cache reads and writes are outside it."""
 
 

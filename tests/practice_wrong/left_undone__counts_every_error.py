@@ -1,3 +1,4 @@
+# expect: yours has ["get_weather", "get_forecast", "get_uv_index"], which ran and failed
 """Counts every error result, including a tool that ran and failed."""
 
 from harness.messages import AssistantMessage, ToolMessage

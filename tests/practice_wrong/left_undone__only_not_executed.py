@@ -1,3 +1,4 @@
+# expect: yours lacks ["compute_record"], answered without running
 """Misses the calls an interrupted run cancelled: their result starts "Cancelled"."""
 
 from harness.messages import AssistantMessage, ToolMessage

@@ -1,3 +1,4 @@
+# expect: for 'mistral' yours returned {"tool_choice": "none"}, the reference raised ValueError
 """Right for the four formats, but sends a guess for any other instead of failing."""
 
 

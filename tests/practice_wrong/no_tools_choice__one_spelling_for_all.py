@@ -1,3 +1,5 @@
+# expect: for anthropic yours writes {"tool_choice": "none"}
+# expect: the recorded closing call sent {"tool_choice": {"type": "none"}}
 """Writes OpenAI's spelling for every format: Anthropic wants an object, Gemini a toolConfig."""
 
 

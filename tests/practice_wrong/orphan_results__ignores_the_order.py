@@ -1,3 +1,4 @@
+# expect: yours lacks ["call_x"], whose call comes only after it
 """Accepts a call made anywhere in the list, even after its result."""
 
 from harness.messages import AssistantMessage, ToolMessage

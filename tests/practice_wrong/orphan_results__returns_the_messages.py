@@ -1,3 +1,4 @@
+# expect: yours returns whole messages; the reference only their ids
 """Returns the orphan tool messages themselves instead of their ids."""
 
 from harness.messages import AssistantMessage, ToolMessage

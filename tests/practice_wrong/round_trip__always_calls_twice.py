@@ -1,3 +1,4 @@
+# expect: yours made 2 model calls, the reference 1
 from harness.tools import execute
 
 

@@ -1,3 +1,4 @@
+# expect: yours declared no tools, the reference ['get_forecast']
 from harness.tools import execute
 
 

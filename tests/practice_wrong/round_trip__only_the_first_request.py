@@ -1,3 +1,5 @@
+# expect: on call 2 yours sent 4 message(s), the reference 5
+# expect: the result for call_1_2
 from harness.tools import execute
 
 

@@ -1,3 +1,5 @@
+# expect: yours has the result for call_1_1 here
+# expect: the reference an assistant message asking for get_forecast
 from harness.tools import execute
 
 

@@ -1,3 +1,4 @@
+# expect: return a tuple (exit, answer, history), not str
 from harness.tools import execute
 
 

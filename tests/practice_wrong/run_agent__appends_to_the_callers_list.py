@@ -1,3 +1,4 @@
+# expect: the caller gave 2 messages and yours left 5
 from harness.tools import execute
 
 

@@ -1,3 +1,5 @@
+# expect: yours made 2 model calls, the reference 1
+# expect: max_turns=1
 from harness.tools import execute
 
 

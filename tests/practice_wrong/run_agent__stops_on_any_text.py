@@ -1,3 +1,4 @@
+# expect: yours ended 'done' with 'Let me look up your bench press history.'
 from harness.tools import execute
 
 

@@ -1,3 +1,4 @@
+# expect: yours answers 'get_forecast', the tool's name, where the reference answers 'toolu_01A'
 from harness.messages import ToolMessage
 
 

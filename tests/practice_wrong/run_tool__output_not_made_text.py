@@ -1,3 +1,5 @@
+# expect: 3 as a number
+# expect: str(output) == '3'
 from harness.messages import ToolMessage
 
 

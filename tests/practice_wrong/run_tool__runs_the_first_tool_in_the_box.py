@@ -1,3 +1,4 @@
+# expect: the call names compute_record; yours raised
 from harness.messages import ToolMessage
 
 

@@ -1,3 +1,4 @@
+# expect: yours let ConnectionError escape
 from harness import ToolMessage
 
 

@@ -1,3 +1,4 @@
+# expect: without ['JSON', '"day": tomorrow']
 from harness import ToolMessage
 
 

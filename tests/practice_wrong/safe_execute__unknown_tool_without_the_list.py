@@ -1,3 +1,4 @@
+# expect: yours says 'Error: unknown tool.', without ['get_weather', 'get_forecast', 'get_uv_index']
 from harness import ToolMessage
 
 

@@ -1,3 +1,4 @@
+# expect: with limit 3 yours sends 1 message(s), the reference 6
 """Starts at a user message, but drops the active turn when it alone is longer than `limit`."""
 
 from harness.messages import SystemMessage, UserMessage

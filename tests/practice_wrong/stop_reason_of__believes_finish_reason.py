@@ -1,3 +1,4 @@
+# expect: for anthropic's a stop sequence yours says 'stop_sequence', the reference 'end_turn'
 def stop_reason_of(provider, body):
     if provider == "anthropic":
         return body.get("stop_reason")

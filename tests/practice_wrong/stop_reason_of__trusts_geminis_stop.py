@@ -1,3 +1,4 @@
+# expect: for gemini's a tool call yours says 'end_turn', the reference 'tool_use'
 def stop_reason_of(provider, body):
     if provider == "anthropic":
         reason = body.get("stop_reason")

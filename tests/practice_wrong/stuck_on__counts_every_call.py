@@ -1,3 +1,5 @@
+# expect: yours gives {'search_tickets': 4, 'get_order': 3, 'get_shipment': 3}
+# expect: the reference {'search_tickets': 2, 'get_shipment': 1}
 from collections import Counter
 
 from harness.trace import Exit

@@ -1,3 +1,5 @@
+# expect: 'get_forecast': 39
+# expect: the reference {'search_tickets': 11, 'get_shipment': 3}
 from collections import Counter
 
 

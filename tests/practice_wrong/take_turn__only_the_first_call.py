@@ -1,3 +1,4 @@
+# expect: where the reference goes on with the result for call_1_2
 from harness.tools import execute
 
 

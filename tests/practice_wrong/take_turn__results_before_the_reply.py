@@ -1,3 +1,4 @@
+# expect: yours has the result for call_1_1 here, the reference an assistant message
 from harness.tools import execute
 
 

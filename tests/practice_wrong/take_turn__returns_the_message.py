@@ -1,3 +1,4 @@
+# expect: yours returned AssistantMessage, the reference the Reply
 from harness.tools import execute
 
 

@@ -1,3 +1,5 @@
+# expect: its tool_calls[0].function.arguments is {"city": "Lisbon", "day": "tomorrow"} in yours
+# expect: yours sends the arguments as an object
 from harness.messages import AssistantMessage, ToolMessage
 
 

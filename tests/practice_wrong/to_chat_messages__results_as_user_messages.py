@@ -1,3 +1,4 @@
+# expect: its content is "" in yours, null in the reference
 import json
 
 from harness.messages import AssistantMessage, ToolMessage

@@ -1,3 +1,4 @@
+# expect: yours says 12, the reference 8: yours sizes it from every run
 import math
 import statistics
 

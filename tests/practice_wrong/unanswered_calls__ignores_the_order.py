@@ -1,3 +1,4 @@
+# expect: yours lacks ["call_x"], whose only result comes before the call
 """Counts a result anywhere in the list as an answer, even one before its call."""
 
 from harness.messages import AssistantMessage, ToolMessage

@@ -1,0 +1,28 @@
+# expect: its tool_calls[0].function.arguments is "{}" in yours
+import json
+
+from harness.messages import AssistantMessage, ToolMessage
+
+
+def compact(arguments):
+    return json.dumps(arguments, separators=(",", ":"))
+
+
+def to_chat_messages(messages):
+    wire = []
+    for message in messages:
+        if isinstance(message, ToolMessage):
+            wire.append({"role": "tool", "tool_call_id": message.tool_call_id,
+                         "content": message.content})
+        elif isinstance(message, AssistantMessage):
+            turn = {"role": "assistant",
+                    "content": message.content if message.tool_calls else message.content or ""}
+            if message.tool_calls:
+                turn["tool_calls"] = [
+                    {"id": c.id, "type": "function",
+                     "function": {"name": c.name, "arguments": compact(c.arguments)}}
+                    for c in message.tool_calls]
+            wire.append(turn)
+        else:
+            wire.append({"role": message.role, "content": message.content})
+    return wire
