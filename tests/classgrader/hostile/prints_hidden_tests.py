@@ -1,6 +1,8 @@
 """The reference solution, and cells after the tests that print the hidden tests from the
-kernel's input history in every way the batch must see through: the history as a list
-(`print(In)`, `repr`), as JSON (printed, and as an `application/json` display), the hidden call's
+kernel's memory in every way the batch must see through. The batch's cells run without history
+(`In` is empty), so the cells take the tests' sources from IPython's cache of cell sources
+(`linecache`, kept for tracebacks) and print them as a list (`print`, `repr`), as JSON (printed,
+and as an `application/json` display), the hidden call's
 arguments alone (a part of a line), a hidden line split across two prints and across two cells,
 spaced out letter by letter, and the seed on its own. The batch removes every line holding hidden
 content before anything reaches the feedback, flags the notebook and says so; every test scores
@@ -16,16 +18,20 @@ EXPECT: dict[str, float] = {}
 PLAIN: dict[str, float] | str = {}
 STOPPED_BY = "the batch's merge (hidden content cut from every output, whole or in part)"
 
-FIND = '''_hidden = [_line for _cell in In if "BEGIN HIDDEN" + " TESTS" in _cell
+FIND = '''import linecache
+
+_sources = list(In) + ["".join(_entry[2]) for _name, _entry in list(linecache.cache.items())
+                       if "ipykernel_" in _name and len(_entry) == 4]
+_hidden = [_line for _cell in _sources if "BEGIN HIDDEN" + " TESTS" in _cell
            for _line in _cell.splitlines() if "seed=" in _line]
 _line = _hidden[0]
-print(In)
-print(repr(In))
+print(_sources)
+print(repr(_sources))
 '''
 CELLS = [
     FIND,
-    "import json\n\nprint(json.dumps(In))\n",
-    "from IPython.display import JSON, display\n\ndisplay(JSON({'sources': list(In)}))\n",
+    "import json\n\nprint(json.dumps(_sources))\n",
+    "from IPython.display import JSON, display\n\ndisplay(JSON({'sources': _sources}))\n",
     'print("the hidden call takes:", _line[_line.index("seed="):])\n',
     "import sys\n\nprint(_line[:30], end='')\nsys.stdout.flush()\nprint(_line[30:])\n",
     "print(_line[:40])\n",
