@@ -1,8 +1,8 @@
 """`python -m course emulate` with real client libraries on loopback: the official openai,
 anthropic and google-genai SDKs, each with its own tool loop where it has one, end with the
 scripted answer after calling each tool with the scripted arguments; a wrong key and an unknown
-model raise each client's own typed error; the command itself serves, logs and stops on Ctrl-C.
-Non-streaming (streaming is issue 25 item 2)."""
+model raise each client's own typed error; the same loops streamed (each SDK's own stream helper
+assembling the reply) end the same way; the command itself serves, logs and stops on Ctrl-C."""
 
 from __future__ import annotations
 
@@ -138,6 +138,84 @@ def test_google_genai_automatic_function_calling_on_v1(session: tuple[Session, i
     assert (caught.value.code, caught.value.status) == (400, "INVALID_ARGUMENT")
     assert "POST /v1/models/gemini-2.5-flash:generateContent gemini-2.5-flash -> 200" in (
         log.getvalue())
+
+
+@pytest.mark.parametrize("session", ["openai_chat"], indirect=True)
+def test_openai_chat_completions_loop_streamed(session: tuple[Session, io.StringIO]) -> None:
+    served, log = session
+    tools: Any = [{"type": "function", "function": {"name": "get_weather", "parameters": SCHEMA}}]
+    messages: Any = [{"role": "user", "content": "Weather in Paris and Rome?"}]
+    with openai.OpenAI(base_url=served.url + "/v1", api_key=served.key, max_retries=0) as client:
+        while True:
+            with client.chat.completions.stream(model="gpt-5-mini", messages=messages,
+                                                tools=tools) as stream:
+                message = stream.get_final_completion().choices[0].message
+            messages.append(message.model_dump(exclude_none=True, exclude={"parsed"}))
+            if not message.tool_calls:
+                break
+            for call in message.tool_calls:
+                result = get_weather(**json.loads(call.function.arguments))
+                messages.append({"role": "tool", "tool_call_id": call.id, "content": result})
+    assert (message.content, CALLED) == (ANSWER, ["Paris", "Rome"])
+    assert log.getvalue().count("-> 200") == 2
+
+
+@pytest.mark.parametrize("session", ["openai_responses"], indirect=True)
+def test_openai_responses_loop_streamed(session: tuple[Session, io.StringIO]) -> None:
+    served, _ = session
+    tools: Any = [{"type": "function", "name": "get_weather", "parameters": SCHEMA,
+                   "strict": True}]
+    history: Any = [{"role": "user", "content": "Weather in Paris and Rome?"}]
+    with openai.OpenAI(base_url=served.url + "/v1", api_key=served.key, max_retries=0) as client:
+        while True:
+            with client.responses.stream(model="gpt-6-sol", input=history, tools=tools) as stream:
+                response = stream.get_final_response()
+            calls = [item for item in response.output if item.type == "function_call"]
+            if not calls:
+                break
+            history += [item.model_dump(exclude_none=True, exclude={"parsed_arguments"})
+                        for item in response.output]
+            history += [{"type": "function_call_output", "call_id": call.call_id,
+                         "output": get_weather(**json.loads(call.arguments))} for call in calls]
+    assert (response.output_text, CALLED) == (ANSWER, ["Paris", "Rome"])
+
+
+@pytest.mark.parametrize("session", ["anthropic"], indirect=True)
+def test_anthropic_tool_runner_streamed(session: tuple[Session, io.StringIO]) -> None:
+    served, log = session
+    with anthropic.Anthropic(base_url=served.url, api_key=served.key, max_retries=0) as client:
+        runner = client.beta.messages.tool_runner(
+            model="claude-haiku-4-5", max_tokens=1024, tools=[anthropic.beta_tool(get_weather)],
+            messages=[{"role": "user", "content": "Weather in Paris and Rome?"}], stream=True)
+        finals = [stream.get_final_message() for stream in runner]
+    assert (finals[-1].content[0].text, CALLED) == (ANSWER, ["Paris", "Rome"])
+    assert [final.stop_reason for final in finals] == ["tool_use", "end_turn"]
+    assert log.getvalue().count("-> 200") == 2
+
+
+@pytest.mark.parametrize("session", ["gemini"], indirect=True)
+def test_google_genai_loop_streamed(session: tuple[Session, io.StringIO]) -> None:
+    served, log = session
+    declaration = types.FunctionDeclaration(name="get_weather", parameters_json_schema=SCHEMA)
+    config = types.GenerateContentConfig(tools=[types.Tool(function_declarations=[declaration])])
+    contents: list[Any] = [types.Content(role="user", parts=[
+        types.Part(text="Weather in Paris and Rome?")])]
+    with genai.Client(api_key=served.key,
+                      http_options=types.HttpOptions(base_url=served.url)) as client:
+        while True:
+            parts = [part for chunk in client.models.generate_content_stream(
+                         model="gemini-2.5-flash", contents=contents, config=config)
+                     for part in chunk.candidates[0].content.parts]
+            contents.append(types.Content(role="model", parts=parts))
+            calls = [part.function_call for part in parts if part.function_call]
+            if not calls:
+                break
+            contents.append(types.Content(role="user", parts=[
+                types.Part.from_function_response(
+                    name=call.name, response={"output": get_weather(**call.args)})
+                for call in calls]))
+    assert ("".join(part.text or "" for part in parts), CALLED) == (ANSWER, ["Paris", "Rome"])
+    assert "streamGenerateContent" in log.getvalue()
 
 
 def test_the_command_serves_logs_and_stops_on_ctrl_c(tmp_path: Path) -> None:
