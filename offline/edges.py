@@ -19,12 +19,12 @@ from harness.messages import StopReason, ToolCall
 from harness.tools import Tool, Toolbox
 from harness.trace import Exit
 from offline.scenarios import (
+    _BENCH_STEPS,
     COACH,
     RATE_LIMITED,
     SUPPORT,
     TRAVEL,
     Scenario,
-    _BENCH_STEPS,
     _coach_tools,
     _support_tools,
     _weather_tools,
@@ -89,7 +89,7 @@ EDGES: dict[str, Scenario] = {s.name: s for s in [
     Scenario(
         "closing_cut", "the turn cap, then a closing reply cut off: no answer", COACH, BENCH,
         _coach_tools,
-        (*_CAPPED, Step(text="Your bench press went from 80 kg to 87.5 kg, and", 
+        (*_CAPPED, Step(text="Your bench press went from 80 kg to 87.5 kg, and",
                         stop_reason=StopReason.MAX_TOKENS, expect_tool_choice="none")),
         Exit.TURN_CAP, loop_options={"max_turns": 2}),
     Scenario(
@@ -164,5 +164,6 @@ EDGES: dict[str, Scenario] = {s.name: s for s in [
          Step(calls=(_call("get_alerts"),)),
          Step(calls=(ToolCall(id="", name="get_alerts", raw_arguments='{"region": "north"'),)),
          Step.say("No travel alerts today, in the north or anywhere.")),
-        Exit.DONE, impossible_on={"gemini": (0, 2), "anthropic": (0, 2)}),  # arguments: always an object
+        Exit.DONE,
+        impossible_on={"gemini": (0, 2), "anthropic": (0, 2)}),  # their arguments: an object
 ]}

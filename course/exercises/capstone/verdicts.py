@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from course.compare import Divergence, Plain, at, first_difference, show
+from course.exercises.capstone import hints
+from course.exercises.capstone.replays import Played
 from harness.loop import PENDING_STARTS
 from offline.errors import ReplayMismatch
-from course.exercises.capstone import hints
-from course.compare import at, first_difference
-from course.exercises.capstone.replays import Played
-from course.compare import Divergence, Plain, show
 
 PENDING = PENDING_STARTS
 
@@ -74,11 +73,21 @@ def returned(ref: Played, run: Played, hint: str, *, parts: tuple[str, ...] = (
                     want_one, got_one, where = want_one.get(key), got_one.get(key), f", {key}"
                 return Divergence(f"{label}, messages returned, index {index}{where}",
                                   show(want_one), show(got_one), hint)
-        elif getattr(mine, "value", mine) != getattr(yours, "value", yours):
+        elif name == "error" and _failure(mine) != _failure(yours):
+            return Divergence(f"{label}, result.error", Plain(_failure(mine)),
+                              Plain(_failure(yours)), hint)
+        elif name != "error" and getattr(mine, "value", mine) != getattr(yours, "value", yours):
             return Divergence(f"{label}, {name}", show(getattr(mine, "value", mine)),
                               show(getattr(yours, "value", yours)),
                               hint if name != "usage" else hints.AGENT_TOKEN_CAP)
     return None
+
+
+def _failure(error: Any) -> str:
+    """A provider error by its class and HTTP status, what the caller decides on."""
+    if error is None:
+        return "None (not set)"
+    return f"{type(error).__name__} {getattr(error, 'status', '?')}"
 
 
 def batches(run: Played) -> Divergence | None:
