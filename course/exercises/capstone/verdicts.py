@@ -14,6 +14,7 @@ from typing import Any
 from course.compare import Divergence, Plain, at, first_difference, show
 from course.exercises.capstone import hints
 from course.exercises.capstone.replays import Played
+from harness.errors import ProviderError
 from harness.loop import PENDING_STARTS
 from offline.errors import ReplayMismatch
 
@@ -84,10 +85,12 @@ def returned(ref: Played, run: Played, hint: str, *, parts: tuple[str, ...] = (
 
 
 def _failure(error: Any) -> str:
-    """A provider error by its class and HTTP status, what the caller decides on."""
+    """What result.error holds, by kind: the ProviderError that ended the run, or what instead.
+    (Its kind only: the class grader's record of a student's error keeps its class and message,
+    not its attributes.)"""
     if error is None:
         return "None (not set)"
-    return f"{type(error).__name__} {getattr(error, 'status', '?')}"
+    return "the ProviderError raised" if isinstance(error, ProviderError) else show(error)
 
 
 def batches(run: Played) -> Divergence | None:
