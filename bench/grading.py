@@ -6,8 +6,13 @@ solutions and the corpus's known bugs, the same for every run), grades one copy 
 "*"` (grades.csv included, every kernel in the OS sandbox), and checks that both gave every
 student the same score on every test. It times the kernel-start floor too: a kernel running one
 trivial cell, plain and sandboxed (the difference is the sandbox's cost per notebook). Set
-BENCH_STUDENTS to change the class size (smaller for a quick look), BENCH_UNSAFE=1 to time the
-batch with --unsafe-no-sandbox as well.
+BENCH_STUDENTS to change the class size (smaller for a quick look; 0 skips it), BENCH_UNSAFE=1 to
+time the batch with --unsafe-no-sandbox as well.
+
+The capstone is timed apart, on a class of its own (BENCH_CAPSTONE students, 8 unless set; a third
+of them hand in one of its wrong loops): each of its notebooks replays every graded cell's
+scenarios and the student's variants, so its cost per notebook is reported against the kernel
+floor, sequential nbgrader beside the batch.
 """
 
 from __future__ import annotations
@@ -31,19 +36,22 @@ from grading import submissions  # noqa: E402 (the test corpus is the class)
 from grader import release  # noqa: E402
 
 STUDENTS = int(os.environ.get("BENCH_STUDENTS", "40"))
+CAPSTONE_STUDENTS = int(os.environ.get("BENCH_CAPSTONE", "8"))
+CAPSTONE_BUGS = {"05_capstone": ["capstone_budget_input_only", "capstone_closing_cut_as_answer"]}
 BUGS = {"01_message_ordering": ["ordering_completion_order", "anthropic_tool_role"],
         "02_early_exit": ["loop_off_by_one_cap", "loop_max_tokens_as_answer"],
         "03_no_progress": ["detector_consecutive_only", "key_order_not_canonical"],
         "04_cost": ["cost_off_by_one", "cost_cached_counted_twice"]}
 
 
-def hand_in(course: Path) -> int:
+def hand_in(course: Path, *, students: int = STUDENTS,
+            exercises: dict[str, list[str]] = BUGS) -> int:
     import nbformat
 
     count = 0
-    for number in range(STUDENTS):
+    for number in range(students):
         student = f"s{number:03d}"
-        for exercise, bugs in BUGS.items():  # exercises 1 to 4: 40 x 4 notebooks
+        for exercise, bugs in exercises.items():  # exercises 1 to 4: 40 x 4 notebooks
             bug = bugs[number % len(bugs)] if number % 3 == 1 else None
             module = submissions.load(bug) if bug else None
             folder = course / "submitted" / student / exercise
@@ -113,6 +121,51 @@ def kernel_floor(runs: int = 8, *, sandboxed: bool = False) -> float:
 
 def main() -> None:
     floors = (kernel_floor(), kernel_floor(sandboxed=True))  # first, on a quiet machine
+    if STUDENTS:
+        whole_class(floors)
+    if CAPSTONE_STUDENTS:
+        capstone(floors)
+
+
+def _commands() -> tuple[list[str], list[str], str]:
+    """The batch's command, plain nbgrader autograde's, and nbgrader itself."""
+    nbgrader = str(Path(sys.executable).parent / "nbgrader")
+    batch = [sys.executable, "-m", "grader", "autograde", "*", "--jobs",
+             str(os.cpu_count() or 1), "--quiet"]
+    # The kit's courses refuse plain autograde unless told the code is trusted (the bench's is).
+    return batch, [nbgrader, "autograde", "*", "--PlainAutograde.allowed=True"], nbgrader
+
+
+def capstone(floors: tuple[float, float]) -> None:
+    """The capstone's class alone: its cost per notebook, sequential and batch, against the
+    plain kernel floor, and the same scores from both."""
+    work = Path(tempfile.mkdtemp(prefix="bench-capstone-"))
+    try:
+        base = work / "base"
+        base.mkdir()
+        release.build(list(CAPSTONE_BUGS), base)
+        notebooks = hand_in(base, students=CAPSTONE_STUDENTS, exercises=CAPSTONE_BUGS)
+        for name in ("sequential", "batch"):
+            shutil.copytree(base, work / name)
+        batch, plain, _ = _commands()
+        sequential = timed(plain, work / "sequential")
+        batched = timed(batch, work / "batch")
+        same = bool(scores(work / "sequential")) and scores(work / "batch") == scores(
+            work / "sequential")
+        fresh = floors[0]
+        print(f"capstone: {notebooks} notebooks, 13 graded cells each")
+        for label, (wall, cpu) in (("sequential nbgrader autograde", sequential),
+                                   (f"batch --jobs {os.cpu_count()}, sandboxed", batched)):
+            print(f"  {label}: {wall / notebooks:.2f} s wall and {cpu / notebooks:.2f} s CPU per "
+                  f"notebook, {wall / notebooks / fresh:.1f}x the plain kernel floor "
+                  f"({fresh:.2f} s)")
+        print(f"  identical scores on every test of every student: {'yes' if same else 'NO'}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def whole_class(floors: tuple[float, float]) -> None:
+    """Exercises 1 to 4 for the whole class, sequential nbgrader against the batch."""
     unsafe = os.environ.get("BENCH_UNSAFE") == "1"
     work = Path(tempfile.mkdtemp(prefix="bench-grading-"))
     try:
@@ -124,12 +177,8 @@ def main() -> None:
         courses = {name: work / name for name in ["sequential", *batches]}
         for course in courses.values():
             shutil.copytree(base, course)
-        nbgrader = str(Path(sys.executable).parent / "nbgrader")
+        batch, plain, nbgrader = _commands()
         jobs = os.cpu_count() or 1
-        batch = [sys.executable, "-m", "grader", "autograde", "*", "--jobs",
-                 str(jobs), "--quiet"]
-        # The kit's courses refuse plain autograde unless told the code is trusted (the bench's is).
-        plain = [nbgrader, "autograde", "*", "--PlainAutograde.allowed=True"]
         runs = {"autograde": timed(plain, courses["sequential"]),
                 "export": timed([nbgrader, "export"], courses["sequential"]),
                 "batch": timed(batch, courses["batch"])}

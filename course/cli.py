@@ -52,12 +52,13 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _record(args: argparse.Namespace) -> int:
     from offline import record
+    from offline.edges import EDGES
 
     if args.all == bool(args.provider and args.scenario):
         print("error: give --provider and --scenario, or --all", file=sys.stderr)
         return 2
     chosen = [(p, s) for p in (providers.PROVIDERS if args.all else [args.provider])
-              for s in (scenarios.SCENARIOS if args.all else [args.scenario])]
+              for s in ([*scenarios.SCENARIOS, *EDGES] if args.all else [args.scenario])]
     for provider, scenario in chosen:
         path = record.record(provider, scenario, live=not args.emulator, force=args.force)
         print(f"recorded {path}")

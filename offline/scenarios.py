@@ -122,7 +122,8 @@ class Scenario:
     """Steps (by index) a provider's API can never produce; its script leaves them out."""
 
     def messages(self) -> list[Message]:
-        return [SystemMessage(content=self.system), UserMessage(content=self.user)]
+        system = [SystemMessage(content=self.system)] if self.system else []  # "": none at all
+        return [*system, UserMessage(content=self.user)]
 
     def model(self, provider: str | None = None) -> ScriptedModel:
         """The scripted model; for a provider, without the steps its API cannot produce."""
@@ -290,8 +291,10 @@ def get(name: str | Scenario) -> Scenario:
     itself comes back as it is (the capstone's per-student variants are in no table)."""
     if isinstance(name, Scenario):
         return name
+    from offline.edges import EDGES  # the capstone's edge cases, recorded beside the thirteen
+
     try:
-        return SCENARIOS[name]
+        return (SCENARIOS | EDGES)[name]
     except KeyError:
         raise ValueError(f"unknown scenario {name!r}; choose one of: "
                          f"{', '.join(SCENARIOS)}") from None

@@ -13,9 +13,10 @@ import yaml
 from harness.providers import PROVIDERS
 from offline import cassettes, record, replay, scenarios
 from offline.cassettes import CASSETTES, load_interactions
+from offline.edges import EDGES
 from offline.errors import CassetteError, ReplayMismatch
 
-PAIRS = [(p, s) for p in PROVIDERS for s in scenarios.SCENARIOS]
+PAIRS = [(p, s) for p in PROVIDERS for s in [*scenarios.SCENARIOS, *EDGES]]
 SECRET = re.compile(r"(sk-[A-Za-z0-9_-]{20,}|sk-ant-[A-Za-z0-9_-]{10,}|AIza[0-9A-Za-z_-]{30,}"
                     r"|Bearer\s+\S{8,}|set-cookie|x-goog-api-key|x-api-key|authorization"
                     r"|openai-organization|openai-project|[?&]key=)", re.IGNORECASE)
@@ -194,9 +195,8 @@ def test_missing_cassette_and_unknown_names_explain_the_fix(tmp_path):
 
 
 def test_recording_refuses_to_overwrite_and_regenerates_byte_identical(tmp_path):
-    for provider in PROVIDERS:
-        for scenario in scenarios.SCENARIOS:
-            record.record(provider, scenario, directory=tmp_path)
+    for provider, scenario in PAIRS:
+        record.record(provider, scenario, directory=tmp_path)
     for provider, scenario in PAIRS:
         fresh = replay.cassette_path(provider, scenario, directory=tmp_path).read_bytes()
         committed = replay.cassette_path(provider, scenario).read_bytes()

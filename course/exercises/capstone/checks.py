@@ -16,39 +16,43 @@ The contract's sentences, and the corpus case breaking each: tests/grading/test_
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import Any
 
 from course.exercises.capstone import hints
-from course.exercises import reference as _reference
-from course.exercises.ownwork import Tripwire, refuse_calls, refuse_reference
-from course.exercises.capstone.replays import Case, Played, play, plans_ahead, reference
-from course.compare import Divergence, Plain, show
-from course.exercises.grader_hook import call, observed
-from course.exercises.report import checked, fail, self_check
+from course.exercises.capstone.ahead import record_ahead  # noqa: F401 (the class grader calls it here)
+from course.exercises.capstone.replays import BASE, Case, Played, play, reference
 from course.exercises.capstone.scenario_variants import (
     PUBLIC,
     cancel_point,
-    folder_name,
     recorded,
     variants_of,
 )
-from course.exercises.capstone.scenario_variants import record_ahead as record_variants_ahead
-from course.exercises.identity import autograde_identity
 from course.exercises.capstone.summary import summarize_exits_matches
 from course.exercises.capstone.verdicts import accepted, batches, returned
-from harness.messages import AssistantMessage, ToolCall
+from course.exercises.grader_hook import observed
+from course.exercises.identity import autograde_identity
+from course.exercises.ownwork import Tripwire, refuse_calls, refuse_reference
+from course.exercises.report import checked, fail, self_check
+from harness.trace import Exit
+from offline.edges import EDGES
 from offline.scenarios import SCENARIOS
-from harness.trace import Exit, RunResult
 
 SUBJECT = "run_agent"
-BASE = "openai_chat"
 MODULES = ("harness.loop", "course.exercises.reference")
 BATCHING = ("harness.tools.run_calls", "harness.tools.plan_batches")
 """Lesson 09's graded thing: the batch cell refuses a loop that hands it to the library."""
 VARIANTS = tuple(variants_of(PUBLIC))
+CASES = SCENARIOS | EDGES
+"""The course's thirteen scenarios and the edge cases that make each sentence of the contract
+decide a case (`offline.edges`)."""
+
+INTERRUPTIONS = (("bench_press", 2), ("umbrella", 0), ("bench_press_capped", 3),
+                 ("big_pages", 6), ("truncated_with_calls", 2), ("umbrella", 2))
+"""(scenario, replies after which cancel is set): between a reply and its calls; before the first
+call; on the cap's last turn (no closing call); on a reply over the budget (interrupted, not
+token_cap); after a cut reply (truncated) and after the answer (done): the order of the checks."""
+
 
 def _student(student_id: str | None) -> str | None:
     """The id being graded when a cell asks for a student's variants (it passes `student_id`):
@@ -63,7 +67,7 @@ def _cases(names: Iterable[str], variants: Iterable[str] = (), student_id: str |
            *, seed: int | None = None, provider: str = BASE, **options: Any) -> list[Case]:
     """The course's scenarios `names`, then, for a student id, that student's `variants`
     (made from the id and the hidden tests' `seed`, which no student sees before grading)."""
-    cases = [Case(SCENARIOS[name], provider, **options) for name in names]
+    cases = [Case(CASES[name], provider, **options) for name in names]
     who = _student(student_id)
     for name in variants if who else ():
         scenario = variants_of(who, seed)[name]
@@ -115,7 +119,7 @@ def _check(loop: Callable[..., Any], cases: list[Case], hint: str, exit: Exit | 
     runs = [_play(loop, case) for case in cases]
     for case, run in zip(cases, runs, strict=True):
         ref = reference(case)
-        compared = parts if exit in (None, case.scenario.expected_exit) else ("status",)
+        compared = parts if exit in (None, ref.outcome.value.status) else ("status",)
         divergence = accepted(ref.played, run, hint) or returned(ref, run, hint,
                                                                     parts=compared)
         if divergence:
@@ -135,24 +139,29 @@ def run_agent_done(run_agent: Callable[..., Any], *, student_id: str | None = No
 def run_agent_truncated(run_agent: Callable[..., Any], *, student_id: str | None = None,
                         seed: int | None = None) -> None:
     """Lesson 05: a cut reply is no answer."""
-    _check(run_agent, _cases(["truncated"], ["variant_truncated"], student_id, seed=seed),
+    _check(run_agent, _cases(["truncated", "truncated_with_calls"], ["variant_truncated"],
+                             student_id, seed=seed),
            hints.AGENT_TRUNCATED)
 
 
 @checked
 def run_agent_turn_cap(run_agent: Callable[..., Any], *, student_id: str | None = None,
                        seed: int | None = None) -> None:
-    """Lesson 05: the turn cap, the pending calls and the closing call."""
-    _check(run_agent, _cases(["bench_press_capped"], ["variant_turn_cap"], student_id, seed=seed),
-           hints.AGENT_TURN_CAP)
+    """Lesson 05: the turn cap, the pending calls and the closing call (its usage counted)."""
+    _check(run_agent, _cases(["bench_press_capped", "closing_cut", "closing_calls_a_tool",
+                              "capped_without_system"], ["variant_turn_cap"], student_id,
+                             seed=seed),
+           hints.AGENT_TURN_CAP, parts=("status", "answer", "messages", "usage"))
 
 
 @checked
 def run_agent_token_cap(run_agent: Callable[..., Any], *, student_id: str | None = None,
                         seed: int | None = None) -> None:
     """Lesson 06: the token budget, counted from every reply's usage."""
-    _check(run_agent, _cases(["big_pages"], ["variant_token_cap"], student_id, seed=seed),
-           hints.AGENT_TOKEN_CAP,
+    _check(run_agent, _cases(["big_pages", "budget_by_output", "budget_after_answer",
+                              "repeat_over_budget"], ["variant_token_cap"], student_id,
+                             seed=seed),
+           hints.AGENT_TOKEN_CAP, Exit.TOKEN_CAP,
            parts=("status", "answer", "messages", "usage"))
 
 
@@ -160,7 +169,9 @@ def run_agent_token_cap(run_agent: Callable[..., Any], *, student_id: str | None
 def run_agent_no_progress(run_agent: Callable[..., Any], *, student_id: str | None = None,
                           seed: int | None = None) -> None:
     """Lesson 07: repeats and cycles stop the run; a retry after an error does not."""
-    _check(run_agent, _cases(["refund_doom_loop", "order_shipment_cycle", "retry_after_timeout"],
+    _check(run_agent, _cases(["refund_doom_loop", "order_shipment_cycle", "retry_after_timeout",
+                              "repeat_after_retry", "repeat_beside_error", "repeat_within_reply",
+                              "repeat_at_the_cap", "unparseable_arguments"],
                              ["variant_no_progress"], student_id, seed=seed),
            hints.AGENT_NO_PROGRESS, Exit.NO_PROGRESS)
 
@@ -168,21 +179,24 @@ def run_agent_no_progress(run_agent: Callable[..., Any], *, student_id: str | No
 @checked
 def run_agent_error(run_agent: Callable[..., Any], *, student_id: str | None = None,
                     seed: int | None = None) -> None:
-    """Lesson 08: a provider error ends the run, no retry."""
-    _check(run_agent, _cases(["rate_limited"], ["variant_rate_limited"], student_id, seed=seed),
-           hints.AGENT_ERROR)
+    """Lesson 08: a provider error ends the run, on the first call, a later one or the closing
+    call: result.error set, no retry."""
+    _check(run_agent, _cases(["rate_limited", "rate_limited_first", "closing_overloaded"],
+                             ["variant_rate_limited"], student_id, seed=seed),
+           hints.AGENT_ERROR, parts=("status", "answer", "messages", "error"))
 
 
 @checked
 def run_agent_interrupted(run_agent: Callable[..., Any], *, student_id: str | None = None,
                           seed: int | None = None) -> None:
-    """Lesson 05: cancel, before a call and between a reply and its tools."""
-    cases = [Case(SCENARIOS["bench_press"], BASE, cancel=2),
-             Case(SCENARIOS["umbrella"], BASE, cancel=0)]
+    """Lesson 05: cancel, before a call and between a reply and its tools, in its place among
+    the exits: after a cut reply or an answer it is too late; before the budget, the detector
+    and the cap it is not."""
+    cases = [Case(CASES[name], BASE, cancel=after) for name, after in INTERRUPTIONS]
     if who := _student(student_id):
         cases += [Case(c.scenario, BASE, c.directory, cancel=cancel_point(who, seed))
                   for c in _cases([], ["variant_done"], who, seed=seed)]
-    _check(run_agent, cases, hints.AGENT_INTERRUPTED)
+    _check(run_agent, cases, hints.AGENT_INTERRUPTED, Exit.INTERRUPTED)
 
 
 @checked
@@ -210,7 +224,7 @@ def run_agent_parallel_batches(run_agent: Callable[..., Any], *,
 
 def _on(case: Case, provider: str, student_id: str | None, seed: int | None) -> Case:
     """The same case on another wire format (a variant recorded there first)."""
-    if case.scenario.name in SCENARIOS:
+    if case.scenario.name in CASES:
         return case.on(provider)
     who = _student(student_id) or PUBLIC
     return Case(case.scenario, provider, recorded(who, case.scenario, provider, seed=seed),
@@ -224,7 +238,7 @@ def _wire_check(run_agent: Callable[..., Any], provider: str, student_id: str | 
     the student's loop gets it right on openai_chat."""
     refuse_reference(SUBJECT, run_agent, MODULES)
     first = ["umbrella", "reasoning_roundtrip"]
-    cases = [*_cases([*first, *(n for n in SCENARIOS if n not in first)], VARIANTS, student_id,
+    cases = [*_cases([*first, *(n for n in CASES if n not in first)], VARIANTS, student_id,
                      seed=seed),
              Case(SCENARIOS["bench_press"], BASE, cancel=2)]
     others = [_on(case, provider, student_id, seed) for case in cases]
@@ -263,20 +277,6 @@ def run_agent_on_gemini(run_agent: Callable[..., Any], *, student_id: str | None
                         seed: int | None = None) -> None:
     """Lesson 10: every scenario right on openai_chat is right on Gemini."""
     _wire_check(run_agent, "gemini", student_id, seed)
-
-
-def record_ahead(student_id: str, seeds: list[int | None], folder: Path) -> None:
-    """What a graded kernel needs and cannot make, made ahead into `folder` by the class
-    grader: the student's variants recorded (`scenario_variants.record_ahead`), and how the
-    batch cell's cases should run (`replays.plans_ahead`: a graded kernel has no
-    `plan_batches`). The grader names `folder` in `scenario_variants.AHEAD` for the kernel."""
-    record_variants_ahead(student_id, seeds, folder)
-    public = variants_of(PUBLIC)["variant_batches"]
-    cases = [Case(SCENARIOS["two_cities"], BASE, batches=True),
-             Case(public, BASE, folder / folder_name(PUBLIC, None), batches=True)]
-    cases += [Case(variants_of(student_id, seed)["variant_batches"], BASE,
-                   folder / folder_name(student_id, seed), batches=True) for seed in seeds]
-    plans_ahead(cases, folder)
 
 
 BEHAVIOURS = {name: globals()[name] for name in (

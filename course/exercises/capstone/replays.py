@@ -22,19 +22,21 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from course.exercises.capstone.scenario_variants import AHEAD
-from offline.cassettes import CASSETTES
-from course.exercises.ownwork import Tripwire
 from course.compare import Outcome
+from course.exercises.capstone.scenario_variants import AHEAD
 from course.exercises.grader_hook import call
+from course.exercises.ownwork import Tripwire
 from course.exercises.report import KitError
 from harness.loop import run
 from harness.progress import call_key
-from offline.replay import replay
-from offline.scenarios import Scenario
 from harness.tools import Toolbox, plan_batches
 from harness.trace import RunResult
+from offline.cassettes import CASSETTES
+from offline.replay import replay
+from offline.scenarios import Scenario
 
+BASE = "openai_chat"
+"""The wire format the exits are graded on: it carries the transcript and nothing else."""
 WAIT = 0.5
 """Seconds a call of a batch waits for the rest of its batch (only a loop that runs a batch one
 call at a time ever waits this long)."""

@@ -26,13 +26,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from offline.cassettes import cassette_path
 from harness.errors import ProviderError
 from harness.messages import ToolCall
-from offline.scenarios import Scenario
-from offline.scripted import Step
 from harness.tools import Tool, Toolbox
 from harness.trace import Exit
+from offline.cassettes import cassette_path
+from offline.scenarios import Scenario
+from offline.scripted import Step
 
 ASSIGNMENT = "05_capstone"
 PUBLIC = "public"

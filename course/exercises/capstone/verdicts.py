@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from course.compare import Divergence, Plain, at, first_difference, show
+from course.exercises.capstone import hints
+from course.exercises.capstone.replays import Played
+from harness.errors import ProviderError
 from harness.loop import PENDING_STARTS
 from offline.errors import ReplayMismatch
-from course.exercises.capstone import hints
-from course.compare import at, first_difference
-from course.exercises.capstone.replays import Played
-from course.compare import Divergence, Plain, show
 
 PENDING = PENDING_STARTS
 
@@ -74,11 +74,23 @@ def returned(ref: Played, run: Played, hint: str, *, parts: tuple[str, ...] = (
                     want_one, got_one, where = want_one.get(key), got_one.get(key), f", {key}"
                 return Divergence(f"{label}, messages returned, index {index}{where}",
                                   show(want_one), show(got_one), hint)
-        elif getattr(mine, "value", mine) != getattr(yours, "value", yours):
+        elif name == "error" and _failure(mine) != _failure(yours):
+            return Divergence(f"{label}, result.error", Plain(_failure(mine)),
+                              Plain(_failure(yours)), hint)
+        elif name != "error" and getattr(mine, "value", mine) != getattr(yours, "value", yours):
             return Divergence(f"{label}, {name}", show(getattr(mine, "value", mine)),
                               show(getattr(yours, "value", yours)),
                               hint if name != "usage" else hints.AGENT_TOKEN_CAP)
     return None
+
+
+def _failure(error: Any) -> str:
+    """What result.error holds, by kind: the ProviderError that ended the run, or what instead.
+    (Its kind only: the class grader's record of a student's error keeps its class and message,
+    not its attributes.)"""
+    if error is None:
+        return "None (not set)"
+    return "the ProviderError raised" if isinstance(error, ProviderError) else show(error)
 
 
 def batches(run: Played) -> Divergence | None:

@@ -1,7 +1,7 @@
 """Bug: at the turn cap the pending calls are answered, but no closing call is made."""
 
 EXERCISE = "05_capstone"
-FAILS = {"run_agent_turn_cap"}
+FAILS = {"run_agent_turn_cap", "run_agent_error"}
 EXPECT = '4 model call(s), then returns'
 PATCH = [
     ("""\

@@ -1,7 +1,7 @@
 """Bug: a reply cut at the output-token limit is taken as the answer (status done)."""
 
 EXERCISE = "05_capstone"
-FAILS = {"run_agent_truncated"}
+FAILS = {"run_agent_truncated", "run_agent_interrupted"}
 EXPECT = 'reference: "truncated"'
 PATCH = [
     ("""\
