@@ -2,7 +2,8 @@
 #   make lab    set up (first time only) and open JupyterLab on your copies of the lessons
 #   make fresh NOTEBOOK=03_the_loop   set your copy of one notebook aside, take a fresh one
 #   make setup  set up only: the environment students and instructors use (no tests run)
-#   make setup-grader  set up only, with the class grader's extra (Dask, bubblewrap) too
+#   make setup-grader  set up only, for instructors: the kit with the class grader's extra
+#                      (nbgrader, Dask, bubblewrap; requirements/grader.txt), not the test stack
 #   make test   set up (first time only) and run the whole test suite
 #   make site   execute every lesson offline and render the course as a static site (build/site)
 PYTHON ?= python3
@@ -32,14 +33,20 @@ $(VENV)/.lab: $(BIN)/uv requirements/lab.txt pyproject.toml
 $(VENV)/.test: $(BIN)/uv requirements/test.txt pyproject.toml
 	$(INSTALL) -r requirements/test.txt -e .
 	$(COMPILE_KIT)
+	touch $@ $(VENV)/.lab $(VENV)/.grader
+
+$(VENV)/.grader: $(BIN)/uv requirements/grader.txt pyproject.toml
+	$(INSTALL) -r requirements/grader.txt -e .
+	$(COMPILE_KIT)
 	touch $@ $(VENV)/.lab
 
 setup: $(VENV)/.lab
 	@echo "ready: .venv holds the kit, JupyterLab and nbgrader; 'make lab' opens the lessons"
 
-# The instructor's class grader needs its extra; the test lock pins it with everything else.
-setup-grader: $(VENV)/.test
-	@echo "ready: .venv holds the kit, nbgrader and the class grader (python -m grader)"
+# The instructor's class grader: its own extra, pinned by requirements/grader.txt (compiled with
+# the test lock as constraints, so both pin the same versions), without the test stack.
+setup-grader: $(VENV)/.grader
+	@echo "ready: .venv holds the kit, nbgrader and the class grader; run 'export PATH=\$$PWD/.venv/bin:\$$PATH' then 'python -m grader --help'"
 
 # The students' JupyterLab (etc/jupyter: no instructor tools, instructor files hidden), rooted
 # in my_work/ (git-ignored), which holds the student's own copies of lessons/ and exercises/, made

@@ -47,8 +47,9 @@ T = TypeVar("T")
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    autograde = argparse.ArgumentParser(prog="python -m grader autograde",
-                                        description=__doc__.splitlines()[0])
+    autograde = argparse.ArgumentParser(
+        prog="python -m grader autograde", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__.split("\n\n", 3)[3], epilog=summary.HELP)
     autograde.add_argument("assignments", nargs="+", metavar="ASSIGNMENT")
     autograde.add_argument("--course", default=".", help="the course directory (default: here)")
     autograde.add_argument("--jobs", type=int, default=os.cpu_count() or 1,

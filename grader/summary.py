@@ -18,6 +18,20 @@ if TYPE_CHECKING:
 
 COPIES = "copies.csv"
 """Near-copies for review, written next to grades.csv (which stays nbgrader's export)."""
+HELP = """what it writes, next to the gradebook:
+  grades.csv    nbgrader's export (one row per student and assignment; 0.0 for work never
+                handed in, which the summary names)
+  copies.csv    near-copies for review (assignment,cell,student,other,similarity)
+  --report F    every incident as JSON: student, assignment, notebook, cell, kind, what
+and prints a summary: per student and cell, each late, renamed, corrupt or missing notebook,
+each edited or deleted test cell, each timeout, each typed id that is not the submission's,
+each test whose record was at fault, in words, with what to do.
+
+examples:
+  python -m grader autograde "*"                       every assignment, one shard per core
+  python -m grader autograde 02_early_exit --student ada   regrade one student
+  python -m grader autograde "*" --scheduler local     on a local Dask cluster"""
+"""The end of `python -m grader autograde --help`: what a run leaves and says."""
 SHOWN = 20
 """Near-copies printed in the summary; copies.csv and the report list them all."""
 
