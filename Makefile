@@ -1,6 +1,8 @@
 # Entry points for people, the rest for instructors and maintainers.
 #   make lab    set up (first time only) and open JupyterLab on your copies of the lessons
 #   make fresh NOTEBOOK=03_the_loop   set your copy of one notebook aside, take a fresh one
+#   make check NOTEBOOK=02_early_exit  before handing in: run your copy from the top, list which
+#                      graded cells pass on the public cases
 #   make setup  set up only: the environment students and instructors use (no tests run)
 #   make setup-grader  set up only, for instructors: the kit with the class grader's extra
 #                      (nbgrader, Dask, bubblewrap; requirements/grader.txt), not the test stack
@@ -11,7 +13,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 UV_VERSION := 0.13.8
 
-.PHONY: setup setup-grader lab fresh test chromium lint bench cassettes exercises answers site clean
+.PHONY: setup setup-grader lab fresh check test chromium lint bench cassettes exercises answers site clean
 
 $(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +63,10 @@ lab: $(VENV)/.lab
 
 fresh: $(VENV)/.lab
 	$(BIN)/python -m course copies --fresh $(NOTEBOOK)
+
+# From JupyterLab's terminal (File > New > Terminal, in my_work/): make -C .. check NOTEBOOK=...
+check: $(VENV)/.lab
+	$(BIN)/python -m course check $(NOTEBOOK)
 
 # The browser test drives Debian's chromium; install it when we may (root with apt-get).
 chromium:
