@@ -20,7 +20,7 @@ FUNCTIONS = ("to_anthropic", "run_loop")
 def _bags(folder: str) -> dict[str, Counter]:
     """Each file's cell as the finder compares it: the bag of all its functions' statements."""
     return {path.stem: sum(copies.statements(path.read_text()).values(), Counter())
-            for path in sorted((CORPUS / folder).glob("*.py"))}
+            for path in sorted((CORPUS / folder).glob("*.cell"))}
 
 
 def _independent(function: str) -> list[float]:
