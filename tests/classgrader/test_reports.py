@@ -115,3 +115,12 @@ def test_never_handed_in_is_only_what_is_missing(run):
     ada = {r["assignment"]: r for r in rows if r["student_id"] == "ada"}
     assert ada["01_message_ordering"]["timestamp"] == "" and \
         float(ada["01_message_ordering"]["score"]) > 0  # a hand copy: graded, not "missing"
+
+
+def test_regrading_one_assignment_keeps_the_classs_copies_csv(run):
+    course = run[0]
+    before = (course / "copies.csv").read_text().splitlines()
+    assert any(line.startswith("01_message_ordering,") for line in before), before
+    done = hostile.batch(course, "04_cost", "--student", "dan", "--quiet")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert (course / "copies.csv").read_text().splitlines() == before
