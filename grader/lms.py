@@ -5,8 +5,9 @@ each nbgrader student id to the LMS's: the columns `student_id` and `canvas_id` 
 ID, the number in its submission file names and the "ID" column of its gradebook) are needed;
 `name`, `sis_user_id`, `sis_login_id` and `section` are copied into the grades file if present.
 
-- `CanvasCollector`, a plugin of `nbgrader zip_collect`: Canvas names each downloaded file
-  `name_[LATE_]canvasid_fileid_original.ipynb` (a resubmission's original name gains "-1"); it
+- `CanvasCollector`, a plugin of `nbgrader zip_collect`: Canvas names each downloaded file by
+  the student's name, `LATE` if late, the Canvas id and a file id, then the original name (a
+  resubmission's original name gains "-1"), joined by `_`; it
   reads the Canvas id, maps it to the student through the roster and restores the notebook's own
   name. A file whose id the roster lacks is skipped with an error naming the file and the id.
 - `CanvasExport`, a plugin of `nbgrader export`: grades in the layout Canvas's gradebook imports
