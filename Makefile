@@ -1,8 +1,11 @@
 # Entry points for people, the rest for instructors and maintainers.
 #   make lab    set up (first time only) and open JupyterLab on your copies of the lessons
 #   make fresh NOTEBOOK=03_the_loop   set your copy of one notebook aside, take a fresh one
+#   make check NOTEBOOK=02_early_exit  before handing in: run your copy from the top, list which
+#                      graded cells pass on the public cases
 #   make setup  set up only: the environment students and instructors use (no tests run)
-#   make setup-grader  set up only, with the class grader's extra (Dask, bubblewrap) too
+#   make setup-grader  set up only, for instructors: the kit with the class grader's extra
+#                      (nbgrader, Dask, bubblewrap; requirements/grader.txt), not the test stack
 #   make test   set up (first time only) and run the whole test suite
 #   make site   execute every lesson offline and render the course as a static site (build/site)
 PYTHON ?= python3
@@ -10,7 +13,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 UV_VERSION := 0.13.8
 
-.PHONY: setup setup-grader lab fresh test chromium lint bench cassettes exercises answers site clean
+.PHONY: setup setup-grader lab fresh check test chromium lint bench cassettes exercises answers site clean
 
 $(BIN)/uv:
 	$(PYTHON) -m venv $(VENV)
@@ -32,14 +35,20 @@ $(VENV)/.lab: $(BIN)/uv requirements/lab.txt pyproject.toml
 $(VENV)/.test: $(BIN)/uv requirements/test.txt pyproject.toml
 	$(INSTALL) -r requirements/test.txt -e .
 	$(COMPILE_KIT)
+	touch $@ $(VENV)/.lab $(VENV)/.grader
+
+$(VENV)/.grader: $(BIN)/uv requirements/grader.txt pyproject.toml
+	$(INSTALL) -r requirements/grader.txt -e .
+	$(COMPILE_KIT)
 	touch $@ $(VENV)/.lab
 
 setup: $(VENV)/.lab
 	@echo "ready: .venv holds the kit, JupyterLab and nbgrader; 'make lab' opens the lessons"
 
-# The instructor's class grader needs its extra; the test lock pins it with everything else.
-setup-grader: $(VENV)/.test
-	@echo "ready: .venv holds the kit, nbgrader and the class grader (python -m grader)"
+# The instructor's class grader: its own extra, pinned by requirements/grader.txt (compiled with
+# the test lock as constraints, so both pin the same versions), without the test stack.
+setup-grader: $(VENV)/.grader
+	@echo "ready: .venv holds the kit, nbgrader and the class grader; run 'export PATH=\$$PWD/.venv/bin:\$$PATH' then 'python -m grader --help'"
 
 # The students' JupyterLab (etc/jupyter: no instructor tools, instructor files hidden), rooted
 # in my_work/ (git-ignored), which holds the student's own copies of lessons/ and exercises/, made
@@ -54,6 +63,10 @@ lab: $(VENV)/.lab
 
 fresh: $(VENV)/.lab
 	$(BIN)/python -m course copies --fresh $(NOTEBOOK)
+
+# From JupyterLab's terminal (File > New > Terminal, in my_work/): make -C .. check NOTEBOOK=...
+check: $(VENV)/.lab
+	$(BIN)/python -m course check $(NOTEBOOK)
 
 # The browser test drives Debian's chromium; install it when we may (root with apt-get).
 chromium:

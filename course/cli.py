@@ -10,6 +10,7 @@
     python -m course emulate --provider gemini --scenario umbrella --port 0
     python -m course copies                       your copies of the lessons in my_work/
     python -m course copies --fresh 03_the_loop   set yours aside, take a fresh copy
+    python -m course check 02_early_exit          before handing in: which graded cells pass
 
 This module only parses arguments and prints; the work is done by the modules it calls.
 """
@@ -99,6 +100,12 @@ def _copies(args: argparse.Namespace) -> int:
     return 0
 
 
+def _check(args: argparse.Namespace) -> int:
+    from course import handin_check
+
+    return handin_check.main(args.notebook)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m course", description=__doc__.split("\n")[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -132,6 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
                       "03_the_loop) aside and copy the current one in its place")
     mine.add_argument("--root", help="the kit's folder (default: this one)")
     mine.set_defaults(handler=_copies)
+    check = commands.add_parser("check", help="run your notebook from the top and list which "
+                                "graded cells pass on its public cases (before handing in)")
+    check.add_argument("notebook", help="a notebook's path, or an exercise's name "
+                       "(02_early_exit: your copy in my_work/exercises/)")
+    check.set_defaults(handler=_check)
     return parser
 
 

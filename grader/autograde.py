@@ -33,10 +33,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from grader import copies, summary
+from grader import copies, intake, summary
 from grader.course import Course, build_template, definition
 from grader.engine import DaskEngine, LocalEngine, Progress
-from grader.merge import Incident, Merger, export
+from grader.export import export
+from grader.merge import Incident, Merger
+from grader.rounds import culprit, split
 from grader.shard import grade_shard, stop_all
 
 ROUNDS = 4
@@ -45,8 +47,9 @@ T = TypeVar("T")
 
 
 def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    autograde = argparse.ArgumentParser(prog="python -m grader autograde",
-                                        description=__doc__.splitlines()[0])
+    autograde = argparse.ArgumentParser(
+        prog="python -m grader autograde", formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=__doc__.split("\n\n", 3)[3], epilog=summary.HELP)
     autograde.add_argument("assignments", nargs="+", metavar="ASSIGNMENT")
     autograde.add_argument("--course", default=".", help="the course directory (default: here)")
     autograde.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
@@ -72,37 +75,6 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     return autograde.parse_args(argv)
 
 
-def split(pairs: list[tuple[str, str]], count: int) -> list[list[tuple[str, str]]]:
-    """Deal submissions into `count` shards, a student's submissions together.
-
-    Example:
-        >>> split([("a", "x"), ("a", "y"), ("b", "x")], 2)
-        [[('a', 'x'), ('a', 'y')], [('b', 'x')]]
-    """
-    students: dict[str, list[tuple[str, str]]] = {}
-    for pair in pairs:
-        students.setdefault(pair[0], []).append(pair)
-    shards: list[list[tuple[str, str]]] = [[] for _ in range(max(1, min(count, len(students))))]
-    for group in sorted(students.values(), key=len, reverse=True):
-        min(shards, key=len).extend(group)
-    return [shard for shard in shards if shard]
-
-
-def culprit(cells: list[str]) -> str | None:
-    """The cell the kernel was running when it stopped, from its cell log (the last `start`
-    without a `done`), or None when it stopped between cells or never started one."""
-    running = None
-    for line in cells:
-        kind, _, name = line.partition(" ")
-        if kind == "kernel":
-            running = None
-        elif kind == "start":
-            running = name
-        elif kind == "done" and name == running:
-            running = None
-    return running
-
-
 class Batch:
     """One run of the command: the course, what to grade, and the shards' results as they come."""
 
@@ -124,15 +96,32 @@ class Batch:
                                        self.course.coursedir.course_id)
         self.pairs = self.course.submissions(list(self.definitions), options.student or None,
                                              regrade=options.force or bool(options.student))
-        self.skip: dict[str, set[str]] = {}
+        self.skip: dict[str, set[str]] = {}  # cells a kernel stopped on: left out next round
+        self.timeouts: dict[str, dict[str, dict[str, Any]]] = {}  # by submission, cell digest
+        self.intake: dict[tuple[str, str], intake.Intake] = {}
         self.copies: list[copies.Copy] = []
         self.missing: list[tuple[str, str]] = []  # rows of grades.csv never handed in
         self.failures: dict[tuple[str, str], str] = {}
+        self.failure_kinds: dict[tuple[str, str], str] = {}
         self.problems: list[Incident] = []  # the stages' own, and what no stage could compare
         self.stage_failed = False
         self.merger: Merger | None = None
         self.engine = "no engine (grading did not start)"
         self.workers: set[str] = set()
+        self._look()
+
+    def _look(self) -> None:
+        """Read each submission before grading (`grader.intake.look`): what the instructor
+        should know is an incident; one with no notebook to grade fails at once."""
+        self.intake, failed, incidents = intake.look(self.course, self.pairs, self.definitions)
+        for pair, (kind, reason) in failed.items():
+            self.failures[pair], self.failure_kinds[pair] = reason, kind
+        self.problems += [Incident(**incident) for incident in incidents]
+
+    def _skips(self, key: str) -> list[str]:
+        """The cells a retry leaves out: those that stopped a kernel, and those that ran past the
+        time limit (they would cost it again, and score what they scored)."""
+        return sorted(self.skip.get(key, set()) | set(self.timeouts.get(key, {})))
 
     def payload(self, shard: list[tuple[str, str]]) -> dict[str, Any]:
         course, coursedir = self.course, self.course.coursedir
@@ -147,8 +136,8 @@ class Batch:
                 "source_files": {a: course.source_files(a) for a in assignments},
                 "definitions": {a: self.definitions[a] for a in assignments},
                 "submissions": [{"student": s, "assignment": a,
-                                 "files": course.files(course.submitted(s, a))} for s, a in shard],
-                "skip": {f"{s}.{a}": sorted(self.skip.get(f"{s}.{a}", ())) for s, a in shard},
+                                 "files": self.intake[(s, a)].files} for s, a in shard],
+                "skip": {f"{s}.{a}": self._skips(f"{s}.{a}") for s, a in shard},
                 "timeout": timeout, "memory_mb": self.options.memory_mb or None,
                 "deadline": 120 + sum(cells[a] * (timeout + 10) + 30 for _, a in shard),
                 "private": [*course.private_paths(), str(self.scratch)],
@@ -191,8 +180,10 @@ class Batch:
         merger = self.merger = Merger(self.course, self.definitions)
         engine = DaskEngine(options.scheduler, options.jobs) if options.scheduler \
             else LocalEngine(options.jobs)
-        progress = Progress(len(self.pairs), quiet=options.quiet)
-        pending, offset = list(self.pairs), 0
+        progress = Progress(sum(self._notebooks(pair) for pair in self.pairs),
+                            quiet=options.quiet)
+        progress.start()
+        pending, offset = [pair for pair in self.pairs if pair not in self.failures], 0
         self.engine, self.workers = engine.describe(), set()
         try:
             merger.register([student for student, _ in self.pairs])
@@ -205,16 +196,19 @@ class Batch:
                 for index, result in engine.run(grade_shard, [self.payload(s) for s in shards],
                                                 progress, offset):
                     self.workers.add(result.get("worker", "?"))
-                    final = self._absorb(shards[index], result, merger, pending, round_)
-                    progress.update(offset + index, final, final=True)
+                    settled = self._absorb(shards[index], result, merger, pending, round_)
+                    progress.update(offset + index, sum(map(self._notebooks, settled)),
+                                    final=True)
                 offset += len(shards)
             for (student, assignment), reason in self.failures.items():
                 merger.merge({"student": student, "assignment": assignment, "ok": False,
-                              "reason": reason})
+                              "reason": reason,
+                              "kind": self.failure_kinds.get((student, assignment), "")})
         except BaseException:
             stop_all()  # Ctrl-C or a bug: no shard may keep running behind the instructor's back
             raise
         finally:
+            progress.close()
             engine.close()
             merger.close()
             shutil.rmtree(self.scratch, ignore_errors=True)
@@ -223,9 +217,11 @@ class Batch:
         """Near-copies in the whole class (not only who was graded now); what could not be
         compared is an incident of its student's."""
         course = self.course
+        with course.gradebook() as gradebook:  # every assignment: copies.csv lists the class's
+            every = {a.name: definition(gradebook, a.name) for a in gradebook.assignments}
         handed_in = {pair: course.files(course.submitted(*pair))
-                     for pair in course.submissions(list(self.definitions), regrade=True)}
-        found = copies.compare(handed_in, self.definitions)
+                     for pair in course.submissions(list(every), regrade=True)}
+        found = copies.compare(handed_in, every)
         self.problems += [Incident(u.student, u.assignment, f"near-copy finder: {u.why}",
                                    cell=u.cell) for u in found.uncompared]
         return found.copies
@@ -235,22 +231,30 @@ class Batch:
         students = len({student for student, _ in self.pairs})
         return max(slots, -(-students // size)) if size else slots
 
+    def _notebooks(self, pair: tuple[str, str]) -> int:
+        return len(self.definitions[pair[1]]["notebooks"])
+
     def _absorb(self, shard: list[tuple[str, str]], result: dict[str, Any], merger: Merger,
-                pending: list[tuple[str, str]], round_: int) -> int:
-        """Merge what a shard graded; queue what must be graded again. Returns how many of the
-        shard's submissions are settled."""
+                pending: list[tuple[str, str]], round_: int) -> list[tuple[str, str]]:
+        """Merge what a shard graded; queue what must be graded again. Returns the shard's
+        submissions that are settled."""
         outcomes = {(r["student"], r["assignment"]): r for r in result.get("submissions", [])}
-        settled = 0
+        settled = []
         for pair in shard:
             outcome = outcomes.get(pair)
             key = f"{pair[0]}.{pair[1]}"
+            for stopped in (outcome or {}).get("timeouts", []):
+                self.timeouts.setdefault(key, {})[stopped["digest"]] = stopped
             if outcome is not None and outcome["ok"]:
-                merger.merge({**outcome, "skipped": sorted(self.skip.get(key, ()))})
-                settled += 1
+                merger.merge({**outcome, "skipped": sorted(self.skip.get(key, ())),
+                              "timeouts": list(self.timeouts.get(key, {}).values())})
+                settled.append(pair)
                 continue
             stopped = culprit(outcome["cells"]) if outcome else None
             reason = result.get("error") or ("the shard ran out of time" if result.get(
-                "timed_out") else "the kernel died or hung")
+                "timed_out") else "its kernel stopped (it crashed, exited, or ignored the time "
+                "limit) in every attempt; grade it by hand in formgrader, or look at "
+                f"submitted/{pair[0]}/{pair[1]}/ for what stops it")
             if stopped and stopped not in self.skip.get(key, set()) and round_ + 1 < ROUNDS:
                 self.skip.setdefault(key, set()).add(stopped)
                 pending.append(pair)
@@ -258,7 +262,8 @@ class Batch:
                 pending.append(pair)  # once more, alone: the shard itself may have failed
             else:
                 self.failures[pair] = f"could not be graded: {reason}"
-                settled += 1
+                self.failure_kinds[pair] = "not graded"
+                settled.append(pair)
         return settled
 
 
@@ -281,7 +286,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     incidents, failed = batch.run()
     flagged = summary.near_copies(batch.copies)
-    unwritten = summary.write_report(options.report, incidents + flagged) \
+    missing = summary.never_handed_in(batch.missing)
+    unwritten = summary.write_report(options.report, incidents + flagged + missing) \
         if options.report else None  # first: nothing printed below can keep it from being written
     summary.show(batch, incidents, flagged, time.monotonic() - started)
     if unwritten:

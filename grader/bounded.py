@@ -5,12 +5,16 @@ config `grader.shard` writes): it keeps a notebook's first OUTPUT_LIMIT characte
 then a note (each cell's first error and stderr still kept, shortened, so nbgrader still fails
 those cells), cuts any one part of an output at PART characters as it arrives, refuses any
 message over MESSAGE_BYTES unread (the cell that sent it fails alone), and runs cells without
-history (`In` stays empty). It grades nothing and changes nothing else nbgrader does.
+history (`In` stays empty), and notes each cell that ran past the time limit (`TIMEOUTS`, beside
+the kernels' cell logs: the batch reports them and does not run them again on a retry). It grades
+nothing and changes nothing else nbgrader does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import os
 from typing import Any
 
 import zmq
@@ -20,6 +24,8 @@ from nbclient.exceptions import CellTimeoutError
 from nbformat import NotebookNode
 from nbgrader.preprocessors import Execute
 from traitlets import Integer, default
+
+from grader.kernel_log import digest, settings
 
 OUTPUT_LIMIT = 500_000
 """Characters of output kept per notebook (five times PART)."""
@@ -36,6 +42,8 @@ went wrong, and nbgrader still scores the cell as failed."""
 CUT = ("\n... output cut by the batch grader: this notebook printed more than {limit:,} "
        "characters; the rest of its output is not kept (errors are, shortened) ...\n")
 CUT_PART = "\n... output cut by the batch grader ...\n"
+TIMEOUTS = "timeouts.jsonl"
+"""A line of JSON per cell stopped at the time limit, in the folder above the cell logs."""
 LOST = ("The grader did not receive all of this cell's output: the kernel sent a message over "
         f"{MESSAGE_BYTES >> 20} MB, which the grader refuses unread. The cell counts as failed.")
 
@@ -94,6 +102,25 @@ class BoundedExecute(Execute):
         self._spent = 0
         self._cut = False
         self._marked: set[tuple[int, str]] = set()
+
+    def preprocess(self, nb: Any, resources: Any = None, km: Any = None) -> Any:
+        self._where = dict((resources or {}).get("nbgrader") or {})  # whose notebook this is
+        return super().preprocess(nb, resources, km)
+
+    async def _async_handle_timeout(self, timeout: int, cell: Any = None) -> Any:
+        """nbclient's (interrupt the kernel, give the cell a timeout error), and a note of which
+        cell it was, for the instructor's report and the batch's retries."""
+        folder = settings().get("progress")
+        if folder and cell is not None:
+            where = getattr(self, "_where", {})
+            line = {"student": where.get("student"), "assignment": where.get("assignment"),
+                    "notebook": where.get("notebook"), "seconds": timeout,
+                    "cell": cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") or "",
+                    "index": self.nb.cells.index(cell) if cell in self.nb.cells else None,
+                    "digest": digest(cell.get("source") or "")}
+            with open(os.path.join(os.path.dirname(folder), TIMEOUTS), "a") as log:
+                log.write(json.dumps(line) + "\n")
+        return await super()._async_handle_timeout(timeout, cell)
 
     def create_kernel_manager(self) -> Any:
         manager = super().create_kernel_manager()

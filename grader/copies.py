@@ -1,12 +1,19 @@
 """Near-copies for the instructor to review: of the reference, and between students of a class.
 
-Each function a student wrote in a solution cell is reduced to a normalised syntax tree: docstrings,
-comments, formatting and type annotations are gone, and every name the code binds or uses (other
-than Python's builtins) is replaced by its order of first appearance, so renaming variables,
-reformatting or re-commenting leaves the same sequence. Attribute names, operators and short
-constants stay: they are what the code does. Two sequences are compared with difflib's ratio
-(1.0: the same tree). `find` compares each submitted solution cell with the same cell of every
-other student of the assignment, and each submitted function with the reference's graded functions
+Each function a student wrote in a solution cell is reduced to its statements, each a normalised
+syntax tree without the statements nested in it: docstrings, comments, formatting and type
+annotations are gone, and every name the code binds or uses (other than Python's builtins) is the
+same placeholder, so renaming variables, reformatting or re-commenting changes nothing. Attribute
+names, operators and short constants stay: they are what the code does. Two cells are compared as
+bags of statements (`overlap`: the share of their syntax nodes in statements both hold, 1.0 for
+the same statements in any order), so reordering branches or moving code into a helper does not
+hide a copy, and two answers that the wire format forces to build the same dictionaries still
+differ in how they get there. (Measured on tests/classgrader/copies_corpus: independently written
+correct solutions of to_anthropic and run_loop overlap 0.15 to 0.54, disguised copies 0.92 to
+1.0; difflib's ratio of whole trees, used before, put independent answers at 0.24 to 0.73 and
+reordered copies at 0.62 to 0.74.) `find` compares each submitted solution cell with the same
+cell of every other student of the assignment, and each submitted function with the reference's
+graded functions
 (`course.exercises.reference` and the library functions it names); pairs at or above `THRESHOLD`
 come back as `Copy` records. A flag, not a grade: nothing here touches the gradebook, and short
 functions (fewer than `MIN_TOKENS` nodes, where any two correct answers look alike) are left out.
@@ -17,7 +24,6 @@ or too large, a notebook too deep to read), each for its own student: the rest i
 from __future__ import annotations
 
 import ast
-import builtins
 import csv
 import functools
 import inspect
@@ -25,24 +31,32 @@ import itertools
 import json
 import textwrap
 import types
+from collections import Counter
 from dataclasses import astuple, dataclass, fields
-from difflib import SequenceMatcher
 from pathlib import Path
 from typing import Any
 
 from course.exercises.ownwork import from_kit, kit_folders
+from grader.syntax import (  # noqa: F401 (the finder's measures, also named from here)
+    Bag,
+    TooDeep,
+    alike,
+    functions,
+    overlap,
+    similarity,
+    statements,
+    tokens,
+)
 
-THRESHOLD = 0.9
-"""Similarity from which a pair is listed (independent correct solutions in the test corpus stay
-at or below 0.85; a renamed and reformatted copy scores 1.0)."""
+THRESHOLD = 0.8
+"""Overlap from which a pair is listed: between the highest of independent correct solutions
+(0.54) and the lowest of disguised copies (0.92) in tests/classgrader/copies_corpus."""
 MIN_TOKENS = 100
 """Tokens a function needs before it is compared (about 10 lines): two correct three-liners look
 alike whoever wrote them."""
 MAX_TOKENS = 5_000
 """Tokens of a cell's functions past which it is not compared (about 500 lines, five times the
 capstone's answer): difflib's time grows with the square of the length, for every pair."""
-_SKIPPED_FIELDS = {"returns", "annotation", "type_comment", "decorator_list"}
-_BUILTINS = set(dir(builtins))
 _KIT = tuple(str(folder) for folder in kit_folders())
 
 
@@ -58,99 +72,27 @@ class Copy:
     similarity: float
 
 
-def tokens(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[str]:
-    """The function's normalised syntax tree, in pre-order, as a list of strings. The walk keeps
-    its own stack: an expression of any depth is read (Python's stack would not hold one of a
-    thousand terms)."""
-    names: dict[str, str] = {}
-
-    def name(text: str) -> str:
-        return text if text in _BUILTINS else names.setdefault(text, f"v{len(names)}")
-
-    found: list[str] = []
-    pending: list[ast.AST] = [function]
-    while pending:
-        node = pending.pop()
-        found.append(type(node).__name__)
-        if isinstance(node, ast.Name):
-            found.append(name(node.id))
-        elif isinstance(node, ast.arg):
-            found.append(name(node.arg))
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            found.append(name(node.name))
-        elif isinstance(node, ast.Attribute):
-            found.append(node.attr)
-        elif isinstance(node, ast.Constant):
-            short = not isinstance(node.value, str) or len(node.value) <= 20
-            found.append(repr(node.value) if short else "str")
-        pending += reversed(_children(node))  # the first child is visited next
-    return found
-
-
-def _children(node: ast.AST) -> list[ast.AST]:
-    """A node's children in field order, without annotations, decorators and docstrings."""
-    children: list[ast.AST] = []
-    for field, value in ast.iter_fields(node):
-        if field in _SKIPPED_FIELDS:
-            continue
-        items = value if isinstance(value, list) else [value]
-        if field == "body" and _docstring(items):
-            items = items[1:]
-        children += [item for item in items if isinstance(item, ast.AST)]
-    return children
-
-
-def _docstring(body: list[Any]) -> bool:
-    first = body[0] if body else None
-    return isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) \
-        and isinstance(first.value.value, str)
-
-
-class TooDeep(Exception):
-    """A solution cell Python's parser cannot hold in memory (nesting thousands deep)."""
-
-
-def functions(source: str) -> dict[str, list[str]]:
-    """Every function and method defined at the top of `source`, by (qualified) name; {} when it
-    does not parse (a cell with IPython magics or a syntax error is simply not compared). Raises
-    `TooDeep` when the parser gives up on its depth."""
-    try:
-        tree = ast.parse(textwrap.dedent(source))
-    except (SyntaxError, ValueError):
-        return {}
-    except (RecursionError, MemoryError) as exc:  # the parser's guards for its own stack
-        raise TooDeep(f"{type(exc).__name__} in Python's parser") from None
-    found = {}
-    for node in tree.body:
-        members = [(node.name, node)] if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) \
-            else [(f"{node.name}.{m.name}", m) for m in node.body
-                  if isinstance(m, ast.FunctionDef | ast.AsyncFunctionDef)] \
-            if isinstance(node, ast.ClassDef) else []
-        found.update((qualified, tokens(member)) for qualified, member in members)
-    return found
-
-
-def similarity(left: list[str], right: list[str]) -> float:
-    """difflib's ratio of two token sequences: 1.0 for the same normalised tree."""
-    return SequenceMatcher(None, left, right, autojunk=False).ratio()
-
-
-def _alike(left: list[str], right: list[str], threshold: float) -> float:
-    """The similarity if it reaches `threshold`, else 0.0 (cheap upper bounds first)."""
-    matcher = SequenceMatcher(None, left, right, autojunk=False)
-    if matcher.real_quick_ratio() < threshold or matcher.quick_ratio() < threshold:
-        return 0.0
-    score = matcher.ratio()
-    return score if score >= threshold else 0.0
-
-
 @functools.cache
 def reference_functions() -> dict[str, list[str]]:
     """The reference's graded functions (`course.exercises.reference.__all__`), the library
-    functions they name, and their helpers, by qualified name."""
+    functions they name, and their helpers, by qualified name, as tokens."""
+    return {name: tokens(ast.parse(source).body[0])  # type: ignore[arg-type]
+            for name, source in _reference_sources().items()}
+
+
+@functools.cache
+def reference_bags() -> dict[str, Bag]:
+    """`reference_functions` long enough to compare, as bags of statements."""
+    long = {name for name, found in reference_functions().items() if len(found) >= MIN_TOKENS}
+    return {name: next(iter(statements(source).values()))
+            for name, source in _reference_sources().items() if name in long}
+
+
+@functools.cache
+def _reference_sources() -> dict[str, str]:
     from course.exercises import reference
 
-    found: dict[str, list[str]] = {}
+    found: dict[str, str] = {}
     pending = [getattr(reference, name) for name in reference.__all__]
     seen: set[int] = set()
     while pending:
@@ -169,7 +111,7 @@ def reference_functions() -> dict[str, list[str]]:
                 source = textwrap.dedent(inspect.getsource(member))
             except OSError:  # generated code (a dataclass's __init__): nobody copies that
                 continue
-            found[qualified] = tokens(ast.parse(source).body[0])
+            found[qualified] = source
             pending += _named(member, source)
     return found
 
@@ -234,9 +176,8 @@ def compare(submissions: dict[tuple[str, str], dict[str, bytes]],
             definitions: dict[str, dict[str, Any]], *,
             threshold: float = THRESHOLD) -> Comparison:
     """`find`, and the cells it could not compare (too deep, too large, unreadable)."""
-    reference = {name: found for name, found in reference_functions().items()
-                 if len(found) >= MIN_TOKENS}
-    cells: dict[tuple[str, str], dict[str, list[str]]] = {}  # (assignment, cell) -> student
+    reference = reference_bags()
+    cells: dict[tuple[str, str], dict[str, Bag]] = {}  # (assignment, cell) -> student
     copies: list[Copy] = []
     uncompared: list[Uncompared] = []
     for (student, assignment), files in sorted(submissions.items()):
@@ -259,17 +200,19 @@ def compare(submissions: dict[tuple[str, str], dict[str, bytes]],
                     uncompared.append(Uncompared(assignment, grade_id, student, (
                         f"too large to compare (more than {MAX_TOKENS:,} syntax nodes)")))
                     continue
-                if mine:
-                    cells.setdefault((assignment, grade_id), {})[student] = list(
-                        itertools.chain.from_iterable(mine.values()))
+                if not mine:
+                    continue
+                bags = statements(source)  # every function of the cell, helpers too
+                whole = sum(bags.values(), Counter())
+                cells.setdefault((assignment, grade_id), {})[student] = whole
                 for name, theirs in reference.items():
-                    score = max((_alike(t, theirs, threshold) for t in mine.values()), default=0)
+                    score = max(alike(b, theirs, threshold) for b in [whole, *bags.values()])
                     if score:
                         copies.append(Copy(assignment, grade_id, student, f"reference:{name}",
                                            round(score, 3)))
     for (assignment, grade_id), by_student in cells.items():
         for (one, left), (other, right) in itertools.combinations(sorted(by_student.items()), 2):
-            if score := _alike(left, right, threshold):
+            if score := alike(left, right, threshold):
                 copies.append(Copy(assignment, grade_id, one, other, round(score, 3)))
     return Comparison(sorted(copies, key=lambda c: (c.assignment, c.cell, c.student, c.other)),
                       sorted(uncompared, key=astuple))

@@ -1,11 +1,14 @@
 """Where shards run, and the progress line the instructor watches.
 
 `LocalEngine` runs shards in threads of this process (each shard's work is in its own processes, so
-threads only wait), with progress inside each shard. `DaskEngine` sends them to a Dask cluster: a
-`LocalCluster` on this machine for `--scheduler local`, or the scheduler at an address; workers need
-this package and nbgrader installed, and `distributed` (the `grader` extra) is imported only here.
-Both yield `(index, result)` as shards finish; a shard that raised yields {"error": ...}.
-`Progress` prints done/total, a bar, the elapsed time and an ETA on stderr, standard library only.
+threads only wait). `DaskEngine` sends them to a Dask cluster: a `LocalCluster` on this machine for
+`--scheduler local`, or the scheduler at an address; workers need this package and nbgrader
+installed, and `distributed` (the `grader` extra) is imported only here. On both, each shard
+reports each notebook it finishes (on Dask as an event through the scheduler, `log_event`), so
+the count moves per notebook, not per shard. Both yield `(index, result)` as shards finish; a
+shard that raised yields {"error": ...}. `Progress` prints done/total notebooks, a bar, the
+elapsed time and an ETA on stderr, redrawn on a clock of its own (so neither freezes while a long
+notebook runs), standard library only.
 """
 
 from __future__ import annotations
@@ -22,11 +25,15 @@ Shard = Callable[..., dict[str, Any]]
 
 class Progress:
     """`done/total [#####.....] 42% 0:01:10 elapsed, ETA 0:01:35` on one line, updated in place
-    on a terminal and every few seconds otherwise."""
+    on a terminal (redrawn every second, so the clock runs while nothing finishes) and, when the
+    stream is a file or a pipe, at most every `every` seconds when the count moves."""
+
+    TICK = 1.0
+    """Seconds between two redraws on a terminal."""
 
     def __init__(self, total: int, *, label: str = "grading", stream: TextIO | None = None,
-                 quiet: bool = False):
-        self.total, self.label, self.quiet = total, label, quiet
+                 quiet: bool = False, every: float = 5.0):
+        self.total, self.label, self.quiet, self.every = total, label, quiet, every
         self.stream = stream if stream is not None else sys.stderr
         self.started = time.monotonic()
         self._counts: dict[Any, int] = {}
@@ -34,6 +41,25 @@ class Progress:
         self._lock = threading.Lock()
         self._printed, self._shown = 0.0, -1
         self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self._stop = threading.Event()
+        self._clock: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Redraw on a clock (on a terminal) until `close()`."""
+        if self.tty and not self.quiet and self._clock is None:
+            self._clock = threading.Thread(target=self._tick, daemon=True)
+            self._clock.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._clock is not None:
+            self._clock.join()
+
+    def _tick(self) -> None:
+        while not self._stop.wait(self.TICK):
+            with self._lock:
+                if self.done < self.total:
+                    self._show(end="\r")
 
     @property
     def done(self) -> int:
@@ -48,7 +74,7 @@ class Progress:
                 self._final.add(key)
             self._counts[key] = count
             now, done = time.monotonic(), self.done
-            if done != self._shown and (self.tty or now - self._printed > 5
+            if done != self._shown and (self.tty or now - self._printed > self.every
                                         or done == self.total):
                 self._printed, self._shown = now, done
                 self._show(end="\r" if self.tty and self.done < self.total else "\n")
@@ -58,6 +84,8 @@ class Progress:
         done, total = self.done, max(self.total, 1)
         width = 30
         bar = "#" * (width * done // total) + "." * (width - width * done // total)
+        # From the rate so far, measured now: while nothing finishes the rate falls and the ETA
+        # grows, so a stalled run shows as one instead of a frozen estimate.
         eta = _clock(elapsed / done * (self.total - done)) if done else "?"
         return (f"{self.label}: {done}/{self.total} [{bar}] {100 * done // total}% "
                 f"{_clock(elapsed)} elapsed, ETA {eta}")
@@ -106,6 +134,16 @@ class LocalEngine:
         pass
 
 
+def _reporting(shard: Shard, payload: dict[str, Any], topic: str, index: int) -> dict[str, Any]:
+    """A shard on a Dask worker, telling the client (through the scheduler) each time its count
+    of finished notebooks moves."""
+    from distributed import get_worker
+
+    worker = get_worker()
+    return shard(payload, lambda count: worker.log_event(topic, {"index": index,
+                                                                 "count": count}))
+
+
 class DaskEngine:
     """Shards as tasks on a Dask cluster (`address` "local" starts a LocalCluster here)."""
 
@@ -135,9 +173,19 @@ class DaskEngine:
             offset: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
         from distributed import as_completed as completed
 
-        futures = {self.client.submit(shard, payload, pure=False,
+        topic = f"grading-progress-{time.time_ns()}"
+        self.client.subscribe_topic(topic, lambda event: progress.update(
+            offset + event[1]["index"], event[1]["count"]))
+        futures = {self.client.submit(_reporting, shard, payload, topic, i, pure=False,
                                       key=f"grade-shard-{offset + i}-{time.time_ns()}"): i
                    for i, payload in enumerate(payloads)}
+        try:
+            yield from self._completed(futures, completed)
+        finally:
+            self.client.unsubscribe_topic(topic)
+
+    def _completed(self, futures: dict[Any, int], completed: Any
+                   ) -> Iterator[tuple[int, dict[str, Any]]]:
         for future in completed(list(futures)):
             index = futures[future]
             try:

@@ -27,8 +27,9 @@ def settings() -> dict[str, Any]:
         return {}
 
 
-SKIPPED = ("The grader did not run this cell: when it ran before, it stopped the process (it "
-           "crashed or exited, or ignored the time limit). The other cells were graded.")
+SKIPPED = ("The grader did not run this cell again: when it ran before, it stopped the process "
+           "(it crashed or exited, or ignored the time limit) or ran past the time limit. The "
+           "other cells were graded.")
 
 
 def digest(source: str) -> str:

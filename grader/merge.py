@@ -27,19 +27,7 @@ from nbgrader.preprocessors import AssignLatePenalties, SaveAutoGrades
 
 from grader import annotate, hidden, outputs
 from grader.course import Course
-
-
-@dataclass
-class Incident:
-    """One thing the instructor should look at, as the report and the summary show it."""
-
-    student: str
-    assignment: str
-    what: str
-    notebook: str = ""
-    cell: str = ""
-    score: float | None = None
-    capped_to: float | None = None
+from grader.incident import Incident, notices
 
 
 @dataclass
@@ -119,7 +107,17 @@ class Merger:
             gradebook.db.commit()
             self._nbgrader(AssignLatePenalties, cells, notebook, assignment, student)
         self._write(dest, files)
+        self._keep_manual(submission)
+        self.incidents += notices(result, submission)
         gradebook.db.commit()
+
+    def _keep_manual(self, submission: Any) -> None:
+        """A score given by hand (formgrader) stands through a regrade: nbgrader's
+        SaveAutoGrades marks such a cell as needing a manual grade again, which it has."""
+        for notebook in submission.notebooks:
+            for grade in notebook.grades:
+                if grade.manual_score is not None:
+                    grade.needs_manual_grade = False
 
     def _nbgrader(self, preprocessor: type, cells: Any, notebook: str, assignment: str,
                   student: str) -> None:
@@ -130,7 +128,8 @@ class Merger:
         preprocessor(config=self.course.config, log=self.log).preprocess(cells, resources)
 
     def _missing(self, notebook: str, assignment: str, student: str) -> None:
-        """A notebook not handed in scores 0, as `nbgrader autograde` records it."""
+        """A notebook not handed in scores 0, as `nbgrader autograde` records it. (The batch has
+        said already when it was handed in under another name, or could not be read.)"""
         record = self.gradebook.find_submission_notebook(notebook, assignment, student)
         for grade in record.grades:
             grade.auto_score = 0
@@ -226,7 +225,8 @@ class Merger:
                 grade.auto_score = 0
                 grade.needs_manual_grade = True
         self.incidents.append(Incident(result["student"], result["assignment"],
-                                       result.get("reason") or "could not be graded"))
+                                       result.get("reason") or "could not be graded",
+                                       kind=result.get("kind") or "not graded"))
         self.gradebook.db.commit()
 
     def _unrecorded(self, result: dict[str, Any], exc: Exception) -> None:
@@ -261,19 +261,3 @@ class Merger:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
             os.chmod(path, mode)
-
-
-
-
-def export(course: Course, path: Path) -> list[tuple[str, str]]:
-    """grades.csv, written by nbgrader's own CSV export plugin; returns the (student, assignment)
-    rows it wrote for work never handed in (nbgrader writes those as a score of 0.0, no time)."""
-    import csv
-
-    from nbgrader.plugins import CsvExportPlugin
-
-    with course.gradebook() as gradebook:
-        CsvExportPlugin(config=course.config, to=str(path)).export(gradebook)
-    with path.open(newline="") as rows:
-        return [(row["student_id"], row["assignment"]) for row in csv.DictReader(rows)
-                if not row["timestamp"]]

@@ -74,7 +74,11 @@ class ClearHiddenTestsInFeedback(ClearHiddenTests):
 
 
 class WrapLongLines(Preprocessor):
-    """Feedback: long lines of output wrap (runs after nbconvert's `CSSHTMLHeaderPreprocessor`)."""
+    """Feedback: long lines of output wrap (runs after nbconvert's `CSSHTMLHeaderPreprocessor`).
+    On by default: nbconvert's preprocessors are off unless enabled, and nbgrader's feedback
+    enables only its own, so without this the rule never reached a page."""
+
+    enabled = Bool(True).tag(config=True)
 
     def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
         resources.setdefault("inlining", {}).setdefault("css", []).append(WRAP_CSS)
@@ -82,7 +86,10 @@ class WrapLongLines(Preprocessor):
 
 
 class SanitizeOutputs(Preprocessor):
-    """Feedback: every output and markdown cell made inert, as the class grader writes them."""
+    """Feedback: every output and markdown cell made inert, as the class grader writes them
+    (on by default, as `WrapLongLines`)."""
+
+    enabled = Bool(True).tag(config=True)
 
     def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
         outputs.sanitize(nb)

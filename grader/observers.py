@@ -116,13 +116,15 @@ class Replayer:
             finally:
                 self.depth -= 1
         if not self.calls:
-            self._fail(f"the notebook's run stopped before {function.__qualname__}")
+            self._fail("the notebook's run stopped before the checks were done with the "
+                       "student's code (the test did not run to its end there)")
         entry = self.calls.pop(0)
         if not isinstance(entry, dict) or not isinstance(entry.get("after") or {}, dict):
             self._fail("the record holds something the recorder does not write")
         if entry.get("function") != function.__qualname__ or \
                 entry.get("inputs") != digest_of(args, kwargs, self._student):
-            self._fail(f"the notebook's run called {entry.get('function')} on other inputs")
+            self._fail("the checks called the student's code on other inputs in the notebook "
+                       "than here (the record does not fit this test)")
         inputs = (*args, *kwargs.values())
         try:
             for key, value in (entry.get("after") or {}).items():

@@ -82,10 +82,12 @@ def out_of_date(built: Path, names: Sequence[str]) -> list[str]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m grader release",
-                                     description=__doc__.splitlines()[0])
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     description=__doc__)
     parser.add_argument("names", nargs="*", help="assignments (default: all of solutions/)")
     parser.add_argument("--check", action="store_true",
-                        help="only report assignments whose committed release is out of date")
+                        help="change nothing: list each assignment whose exercises/ differs "
+                             "from what solutions/ generates, and exit 1 if any does (for CI)")
     options = parser.parse_args(argv)
     names = options.names or assignments()
     with tempfile.TemporaryDirectory(prefix="release-") as temporary:

@@ -30,7 +30,8 @@ from typing import Any
 from course.exercises.capstone.scenario_variants import AHEAD
 from course.exercises.ownwork import kit_folders
 from grader import ahead as made_ahead
-from grader import judge, kernelspec, sandbox, withhold
+from grader import judge, kernelspec, nbgrader_log, sandbox, withhold
+from grader.bounded import TIMEOUTS
 from grader.kernel_log import ENV, digest
 from offline.cassettes import CASSETTES
 
@@ -71,7 +72,8 @@ c.Autograde.autograde_preprocessors = _bounded_steps(c.Autograde)
 """More of the shard's config: its nbgrader runs `BoundedExecute` in Execute's place."""
 
 AUTOGRADED = ".autograded"
-"""The file nbgrader's post-convert hook appends to, a line per submission: the shard's progress."""
+"""The file nbgrader's post-convert hook appends to, a line per submission naming its notebooks:
+the shard's progress."""
 
 _RUNNING: set[int] = set()
 """Process groups of the shards running in this process (nbgrader, grading processes)."""
@@ -196,7 +198,7 @@ def _collect(folder: Path) -> dict[str, bytes]:
 
 def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None = None
                 ) -> dict[str, Any]:
-    """Grade one shard; `progress(n)` is called with the number of submissions done so far."""
+    """Grade one shard; `progress(n)` is called with the number of notebooks done so far."""
     started = time.monotonic()
     scratch = Path(tempfile.mkdtemp(prefix="grade-shard-", dir=payload.get("scratch")))
     ahead = Path(tempfile.mkdtemp(prefix="grade-ahead-", dir=payload.get("scratch")))
@@ -215,8 +217,8 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
         log, done = scratch / "autograde.log", scratch / AUTOGRADED
 
         def tick() -> None:
-            if progress and done.exists():
-                progress(len(done.read_bytes().splitlines()))
+            if progress and done.exists():  # a line per submission, naming its notebooks
+                progress(len(done.read_bytes().split()))
 
         nbgrader = str(Path(sys.executable).parent / "nbgrader")
         code, timed_out = _run([nbgrader, "autograde", "*", "--force"], scratch, env, log,
@@ -236,9 +238,25 @@ def grade_shard(payload: dict[str, Any], progress: Callable[[int], None] | None 
             shutil.rmtree(ahead, ignore_errors=True)
 
 
+def _timeouts(scratch: Path) -> dict[str, list[dict[str, Any]]]:
+    """The cells stopped at the time limit (`BoundedExecute`'s notes), by submission."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    path = scratch / TIMEOUTS
+    for line in path.read_text().splitlines() if path.exists() else []:
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        found.setdefault(f"{item.get('student')}.{item.get('assignment')}", []).append(item)
+    return found
+
+
 def _results(scratch: Path, payload: dict[str, Any], scores: dict[str, Any]
              ) -> list[dict[str, Any]]:
     dirs, found = payload["dirs"], []
+    log = scratch / "autograde.log"
+    warned = nbgrader_log.findings(log.read_text(errors="replace") if log.exists() else "")
+    timeouts = _timeouts(scratch)
     for item in payload["submissions"]:
         student, assignment = item["student"], item["assignment"]
         folder = scratch / dirs["autograded"] / student / assignment
@@ -249,6 +267,8 @@ def _results(scratch: Path, payload: dict[str, Any], scores: dict[str, Any]
             "files": _collect(folder) if folder.is_dir() else {},
             "cells": [line.decode(errors="replace") for line in lines
                       if not line.startswith(b"evidence ")],
+            "warnings": warned.get(f"{student}.{assignment}", []),
+            "timeouts": timeouts.get(f"{student}.{assignment}", []),
             "verdict": {key.rsplit("/", 1)[1]: value for key, value in scores.items()
                         if key.startswith(f"{student}/{assignment}/")}})
     return found

@@ -214,7 +214,9 @@ def main() -> int:
                 results[item["key"]] = grade(item["cells"], _records(item["evidence"]),
                                              list(item.get("checks") or []))
             except BaseException as exc:  # noqa: BLE001 (its tests then score 0, each noted)
-                results[item["key"]] = {"scores": {}, "problem": type(exc).__name__}
+                results[item["key"]] = {"scores": {}, "problem": (
+                    f"the grading process failed on this notebook's records "
+                    f"({type(exc).__name__}): its tests score 0 until graded by hand")}
     json.dump(results, out)
     return 0
 

@@ -244,7 +244,11 @@ def test_parallel_batch_writes_what_sequential_nbgrader_writes(both):
     assert _state(parallel) == _state(sequential)
     assert (parallel / "grades.csv").read_text() == (sequential / "grades.csv").read_text()
     assert _autograded(parallel) == _autograded(sequential)
-    assert "0 incidents" in done.stdout, done.stdout  # nothing capped in an honest class
+    # Nothing capped in an honest class: what it reports is the lateness and the typed id.
+    assert "3 incidents" in done.stdout, done.stdout
+    for student, exercise in LATE:
+        assert f"  {student}/{exercise}: [late] handed in 22 h after the due date" in done.stdout
+    assert "  dee/04_cost: [typed id] the notebook says STUDENT_ID = 'ada'" in done.stdout
     rows = csv.DictReader((parallel / "grades.csv").read_text().splitlines())
     missing = [f"{row['student_id']}/{row['assignment']}" for row in rows if not row["timestamp"]]
     assert missing, "the test class has work never handed in"
@@ -279,8 +283,14 @@ def test_regrading_one_student_replaces_only_their_rows(both):
     done = _side_by_side(sequential, parallel, ["*", "--student", "bob", "--force"],
                          ["*", "--student", "bob", "--quiet"])
     assert done.returncode == 0, done.stdout + done.stderr
-    after = _state(parallel)
-    assert after == _state(sequential)
+    after, plain = _state(parallel), _state(sequential)
+    # The one difference: nbgrader marks bob's hand-graded cell "needs manual grade" again; the
+    # class grader keeps the instructor's score as the grade (column 7: needs_manual_grade).
+    kept = [row for row in after["grades"] if row[5] is not None]
+    assert [row[3] for row in kept] == ["run_cost_sums_every_call"] and kept[0][5] == 0.5
+    assert kept[0][7] == 0 and [r[7] for r in plain["grades"] if r[5] is not None] == [1]
+    assert {**after, "grades": [r for r in after["grades"] if r[5] is None]} == \
+        {**plain, "grades": [r for r in plain["grades"] if r[5] is None]}
     assert (parallel / "grades.csv").read_text() == (sequential / "grades.csv").read_text()
     for table, rows in after.items():  # only bob's rows changed
         assert [r for r in rows if "bob" not in r] == [r for r in before[table] if "bob" not in r]
