@@ -156,10 +156,11 @@ def variants_of(student_id: str, seed: int | None = None) -> dict[str, Scenario]
         thinking=True))
     batch = [_lookup(rng, seen) for _ in range(rng.randint(3, 4))]
     batch.insert(rng.randint(1, len(batch) - 1), _booking(rng))  # a barrier inside the reply
+    four = tuple(_lookup(rng, seen) for _ in range(4))  # one batch of four: together is not all
     built.append(_scenario(
         rng, "batches", "lookups and a booking in one reply: batches around a barrier",
         f"Book dinner in {city} and check my trains.", [
-            Step(calls=tuple(batch)), Step.say(f"Dinner is booked and your {city} plans are "
+            Step(calls=tuple(batch)), Step(calls=four), Step.say(f"Dinner is booked and your {city} plans are "
                                                f"checked.")], Exit.DONE,
         loop_options={"parallel_tools": True}))
     unknown = rng.choice(("get_weather", "find_hotel", "get_tides"))
