@@ -40,6 +40,9 @@ BASE = "openai_chat"
 WAIT = 1.0
 """Seconds a call of a batch waits for a second call of its batch to start (only a loop that runs
 a batch one call at a time ever waits this long; a loaded machine starts a thread far sooner)."""
+FINISH = 30.0
+"""Seconds a call waits for the later calls of its batch already running to finish: they always
+do, so this bound is never reached; a short one let a loaded machine end the first call first."""
 LINGER = 0.15
 """Seconds a batch with a barrier after it stays open: a loop that starts the next batch early
 is seen doing it (a right loop waits this long once per barrier)."""
@@ -92,9 +95,9 @@ class Batches:
     `alone`: the batch ran one call at a time), then finishes only after the later calls of the
     batch that have started: a loop that runs a batch together sees calls finish out of model
     order, so results in model order were put there by the loop. Together is two or more at once,
-    not all: a pool of two workers runs a batch of four together, the last call alone too. A batch with a barrier after it
-    stays open a moment, so a loop that does not wait for it is seen. `log` keeps
-    (turn, batch, "start"|"end") in time order."""
+    not all: a pool of two workers runs a batch of four together, the last call alone too. A
+    batch with a barrier after it stays open a moment, so a loop that does not wait for it is
+    seen. `log` keeps (turn, batch, "start"|"end") in time order."""
 
     def __init__(self, plans: list[Plan], toolbox: Toolbox, replies: Callable[[], int]):
         self.plans = plans
@@ -140,7 +143,7 @@ class Batches:
                 elif len(members) > 1:  # the later calls of the batch running finish first
                     self._lock.wait_for(lambda: all(
                         (turn, p) in self._ended for p in members
-                        if p > position and (turn, p) in self._started), WAIT)
+                        if p > position and (turn, p) in self._started), FINISH)
                 later = range(members[-1] + 1, len(self.plans[turn - 1][0])) if batch >= 0 \
                     else range(0)
                 if later:  # give a loop that ignores the barrier the time to show it
