@@ -11,27 +11,47 @@ import pytest
 from test_cassettes import SECRET, _error_validator, _validator
 
 from course.exercises.capstone import checks as capstone
-from course.exercises.capstone import scenario_variants
+from course.exercises.capstone import edge_variants, scenario_variants
 from course.exercises.ownwork import ReferenceCalled, Tripwire
 from harness import loop
 from harness.providers import PROVIDERS
 from harness.tools import Toolbox
 from offline.cassettes import load_interactions
+from offline.edges import EDGES
 from offline.record import record
 from offline.scripted import ScriptedModel, Step
 
 
 def _shape(scenario) -> list:
-    return [[(c.name, c.arguments) for c in step.calls] + [step.text] for step in scenario.steps]
+    return [scenario.user, scenario.loop_options] + [
+        [(c.name, c.arguments, c.raw_arguments) for c in step.calls] + [step.text, step.error]
+        for step in scenario.steps]
 
 
 def test_two_students_get_different_cases_with_the_same_behaviours():
     ada, bob = scenario_variants.variants_of("ada"), scenario_variants.variants_of("bob")
-    assert list(ada) == list(bob) and len(ada) == 8
+    assert list(ada) == list(bob) and len(ada) == 8 + 14  # the eight, and the edges' variants
+    edges = {f"variant_{name}" for name in EDGES} - {"variant_closing_overloaded"}
+    assert edges | {"variant_closing_error"} <= set(ada)  # every edge case has its variant
     for name in ada:
         assert ada[name].expected_exit is bob[name].expected_exit, name
         assert _shape(ada[name]) != _shape(bob[name]), f"{name}: the same case for two students"
+        assert ada[name].loop_options.keys() == bob[name].loop_options.keys(), name
     assert scenario_variants.variants_of("ada") is ada  # built once per id
+    assert scenario_variants.variants_of("ada", 7) != scenario_variants.variants_of("ada", 8)
+
+
+def test_each_cell_replays_the_edge_variants_of_its_sentences():
+    ada = scenario_variants.variants_of("ada")
+    beside = {name for names in edge_variants.BESIDE.values() for name in names}
+    assert beside <= set(ada) and all(base in ada for base in edge_variants.BESIDE)
+    cancels = edge_variants.cancels(ada)
+    assert cancels != edge_variants.cancels(scenario_variants.variants_of("bob"))
+    assert {name for name, _ in cancels} <= set(ada)
+    budgets = [ada[name].loop_options["token_budget"] for name in
+               ("variant_budget_by_output", "variant_budget_after_answer")]
+    assert budgets != [scenario_variants.variants_of("bob")[name].loop_options["token_budget"]
+                       for name in ("variant_budget_by_output", "variant_budget_after_answer")]
 
 
 def _recorded(folder, student: str) -> dict[str, str]:

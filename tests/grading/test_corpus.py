@@ -59,6 +59,8 @@ CONTRACT = [
     ("no tool role: results go in a user message", RESULTS, "anthropic_tool_role"),
     ("all the results of a round in ONE user message", RESULTS, "anthropic_results_split"),
     ("the tool_result blocks come first in it", RESULTS, "anthropic_text_before_results"),
+    ("a user's text after the results comes after them (in their message or the next)", RESULTS,
+     "anthropic_question_before_results"),
     # Exercise 2, run_loop
     ("append the model's message whole", FEED, "loop_turn_without_its_text"),
     ("a reply without tool calls is the answer: ('done', its text)", FEED,

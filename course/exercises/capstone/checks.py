@@ -21,6 +21,7 @@ from typing import Any
 
 from course.exercises.capstone import hints
 from course.exercises.capstone.ahead import record_ahead  # noqa: F401 (the class grader calls it here)
+from course.exercises.capstone.edge_variants import BESIDE, cancels
 from course.exercises.capstone.replays import BASE, Case, Played, play, reference
 from course.exercises.capstone.scenario_variants import (
     PUBLIC,
@@ -65,10 +66,12 @@ def _student(student_id: str | None) -> str | None:
 
 def _cases(names: Iterable[str], variants: Iterable[str] = (), student_id: str | None = None,
            *, seed: int | None = None, provider: str = BASE, **options: Any) -> list[Case]:
-    """The course's scenarios `names`, then, for a student id, that student's `variants`
-    (made from the id and the hidden tests' `seed`, which no student sees before grading)."""
+    """The course's scenarios `names`, then, for a student id, that student's `variants` and
+    the edge variants beside them (`edge_variants.BESIDE`), made from the id and the hidden
+    tests' `seed`, which no student sees before grading."""
     cases = [Case(CASES[name], provider, **options) for name in names]
     who = _student(student_id)
+    variants = dict.fromkeys(n for v in variants for n in (v, *BESIDE.get(v, ())))
     for name in variants if who else ():
         scenario = variants_of(who, seed)[name]
         cases.append(Case(scenario, provider, recorded(who, scenario, provider, seed=seed),
@@ -140,8 +143,7 @@ def run_agent_truncated(run_agent: Callable[..., Any], *, student_id: str | None
                         seed: int | None = None) -> None:
     """Lesson 05: a cut reply is no answer."""
     _check(run_agent, _cases(["truncated", "truncated_with_calls"], ["variant_truncated"],
-                             student_id, seed=seed),
-           hints.AGENT_TRUNCATED)
+                             student_id, seed=seed), hints.AGENT_TRUNCATED)
 
 
 @checked
@@ -196,6 +198,9 @@ def run_agent_interrupted(run_agent: Callable[..., Any], *, student_id: str | No
     if who := _student(student_id):
         cases += [Case(c.scenario, BASE, c.directory, cancel=cancel_point(who, seed))
                   for c in _cases([], ["variant_done"], who, seed=seed)]
+        for name, after in cancels(variants := variants_of(who, seed)):  # on its own runs too
+            cases.append(Case(variants[name], BASE, recorded(who, variants[name], BASE,
+                                                             seed=seed), cancel=after))
     _check(run_agent, cases, hints.AGENT_INTERRUPTED, Exit.INTERRUPTED)
 
 

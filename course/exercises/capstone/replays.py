@@ -37,9 +37,12 @@ from offline.scenarios import Scenario
 
 BASE = "openai_chat"
 """The wire format the exits are graded on: it carries the transcript and nothing else."""
-WAIT = 0.5
-"""Seconds a call of a batch waits for the rest of its batch (only a loop that runs a batch one
-call at a time ever waits this long)."""
+WAIT = 1.0
+"""Seconds a call of a batch waits for a second call of its batch to start (only a loop that runs
+a batch one call at a time ever waits this long; a loaded machine starts a thread far sooner)."""
+FINISH = 30.0
+"""Seconds a call waits for the later calls of its batch already running to finish: they always
+do, so this bound is never reached; a short one let a loaded machine end the first call first."""
 LINGER = 0.15
 """Seconds a batch with a barrier after it stays open: a loop that starts the next batch early
 is seen doing it (a right loop waits this long once per barrier)."""
@@ -88,10 +91,13 @@ class Played:
 
 class Batches:
     """Tools that show how the loop ran one reply's calls. Each call of a batch of parallel-safe
-    calls waits until the whole batch has started, then finishes only after the calls after it in
-    the batch: a loop that runs a batch together sees them finish in reverse, so results in model
-    order were put there by the loop; a batch with a barrier after it stays open a moment, so a loop
-that does not wait for it is seen. `log` keeps (turn, batch, "start"|"end") in time order."""
+    calls waits until two calls of its batch have run at once (one that waits in vain is in
+    `alone`: the batch ran one call at a time), then finishes only after the later calls of the
+    batch that have started: a loop that runs a batch together sees calls finish out of model
+    order, so results in model order were put there by the loop. Together is two or more at once,
+    not all: a pool of two workers runs a batch of four together, the last call alone too. A
+    batch with a barrier after it stays open a moment, so a loop that does not wait for it is
+    seen. `log` keeps (turn, batch, "start"|"end") in time order."""
 
     def __init__(self, plans: list[Plan], toolbox: Toolbox, replies: Callable[[], int]):
         self.plans = plans
@@ -100,6 +106,8 @@ that does not wait for it is seen. `log` keeps (turn, batch, "start"|"end") in t
         self.alone: list[str] = []
         self._started: set[tuple[int, int]] = set()
         self._ended: set[tuple[int, int]] = set()
+        self._running: dict[tuple[int, int], set[int]] = {}  # (turn, batch) -> positions running
+        self._together: set[tuple[int, int]] = set()  # (turn, batch): two calls ran at once
         self._lock = threading.Condition()
 
     def tools(self) -> Toolbox:
@@ -124,13 +132,18 @@ that does not wait for it is seen. `log` keeps (turn, batch, "start"|"end") in t
             with self._lock:
                 self.log.append((turn, batch, "start"))
                 self._started.add((turn, position))
+                running = self._running.setdefault((turn, batch), set())
+                if running:  # seen as it starts: however soon either ends, they overlapped
+                    self._together.add((turn, batch))
+                running.add(position)
                 self._lock.notify_all()
                 if len(members) > 1 and not self._lock.wait_for(
-                        lambda: all((turn, p) in self._started for p in members), WAIT):
+                        lambda: (turn, batch) in self._together, WAIT):
                     self.alone.append(name)
-                elif len(members) > 1:  # the later calls of the batch finish first
-                    self._lock.wait_for(lambda: all((turn, p) in self._ended
-                                                    for p in members if p > position), WAIT)
+                elif len(members) > 1:  # the later calls of the batch running finish first
+                    self._lock.wait_for(lambda: all(
+                        (turn, p) in self._ended for p in members
+                        if p > position and (turn, p) in self._started), FINISH)
                 later = range(members[-1] + 1, len(self.plans[turn - 1][0])) if batch >= 0 \
                     else range(0)
                 if later:  # give a loop that ignores the barrier the time to show it
@@ -142,6 +155,7 @@ that does not wait for it is seen. `log` keeps (turn, batch, "start"|"end") in t
                 with self._lock:
                     self.log.append((turn, batch, "end"))
                     self._ended.add((turn, position))
+                    self._running[(turn, batch)].discard(position)
                     self._lock.notify_all()
 
         return instrumented

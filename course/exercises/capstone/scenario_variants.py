@@ -3,7 +3,8 @@ same behaviours, generated from the student id and the hidden tests' seed.
 
 `variants_of(student_id, seed)` builds eight `Scenario`s from a hash of both: a run that ends by
 itself (with reasoning to send back), a reply whose calls form batches around an exclusive call,
-failing tools, a cut reply, the turn cap, the token cap, a doom loop and a 429. The seed is in
+failing tools, a cut reply, the turn cap, the token cap, a doom loop and a 429; then the
+student's variants of the edge cases (`edge_variants`). The seed is in
 the hidden tests, so no student can work out their variants (or the reference's runs of them)
 before grading. `recorded` records one with the emulator into a folder of the student's own, so
 the capstone's checks replay the student's loop on them like on the course's scenarios: a
@@ -156,10 +157,11 @@ def variants_of(student_id: str, seed: int | None = None) -> dict[str, Scenario]
         thinking=True))
     batch = [_lookup(rng, seen) for _ in range(rng.randint(3, 4))]
     batch.insert(rng.randint(1, len(batch) - 1), _booking(rng))  # a barrier inside the reply
+    four = tuple(_lookup(rng, seen) for _ in range(4))  # one batch of four: together is not all
     built.append(_scenario(
         rng, "batches", "lookups and a booking in one reply: batches around a barrier",
         f"Book dinner in {city} and check my trains.", [
-            Step(calls=tuple(batch)), Step.say(f"Dinner is booked and your {city} plans are "
+            Step(calls=tuple(batch)), Step(calls=four), Step.say(f"Dinner is booked and your {city} plans are "
                                                f"checked.")], Exit.DONE,
         loop_options={"parallel_tools": True}))
     unknown = rng.choice(("get_weather", "find_hotel", "get_tides"))
@@ -207,6 +209,9 @@ def variants_of(student_id: str, seed: int | None = None) -> dict[str, Scenario]
         rng, "rate_limited", "a 429 after some lookups: the run ends with error",
         f"What is on in {city} tonight?",
         [*_turns(rng, seen, rng.randint(1, 2), most=2), Step(error=limited)], Exit.ERROR))
+    from course.exercises.capstone.edge_variants import edge_variants  # it builds on these
+
+    built += edge_variants(rng, seen, city)
     return {scenario.name: scenario for scenario in built}
 
 

@@ -3,7 +3,9 @@
 The reference output comes from the Anthropic adapter (`course.exercises.reference.to_anthropic`);
 this module reads Anthropic's format only to compare two outputs (equivalent spellings made equal)
 and to say what a student's output gets wrong: the system prompt left among the messages, a
-string `input`, results split over several user messages, or a tool role.
+string `input`, results split over several user messages, or a tool role. A user's text after a
+turn's results may come in the results' message or in one of its own right after it: the API
+merges the two, so they are compared merged (`_merged`).
 """
 
 from __future__ import annotations
@@ -54,6 +56,28 @@ def _wire_message(message: Any) -> Any:
         content = [_wire_block(b) for b in content
                    if not (isinstance(b, dict) and b.get("type") == "text" and not b.get("text"))]
     return {"role": message.get("role"), "content": content}
+
+
+def _carries_results(message: Any) -> bool:
+    return isinstance(message, dict) and isinstance(message.get("content"), list) and any(
+        isinstance(b, dict) and b.get("type") == "tool_result" for b in message["content"])
+
+
+def _merged(messages: list[Any]) -> list[Any]:
+    """The messages as the API reads them where two spellings are one request: a user message
+    without results right after one with results is part of it (the API merges consecutive
+    messages of one role). Results split over several messages stay apart: one message is the
+    shape the text asks for."""
+    found: list[Any] = []
+    for message in map(_wire_message, messages):
+        previous = found[-1] if found else None
+        if (_carries_results(previous) and isinstance(message, dict)
+                and message.get("role") == "user" and isinstance(message.get("content"), list)
+                and not _carries_results(message)):
+            found[-1] = {**previous, "content": [*previous["content"], *message["content"]]}
+        else:
+            found.append(message)
+    return found
 
 
 def _run_transcripts(to_anthropic: Callable[..., Any], names: Sequence[str]
@@ -109,8 +133,8 @@ def _role_view(role: str, hint: Callable[[list[Any], list[Any]], str]
                ) -> Callable[[str, Any, list[Any], Any, list[Any]], Divergence | None]:
     def view(where: str, want_system: Any, want: list[Any], system: Any,
              got: list[Any]) -> Divergence | None:
-        mine = [_wire_message(m) for m in want if m.get("role") == role]
-        yours = [_wire_message(m) for m in got if isinstance(m, dict) and m.get("role") == role]
+        mine = [m for m in _merged(want) if m.get("role") == role]
+        yours = [m for m in _merged(got) if isinstance(m, dict) and m.get("role") == role]
         index = first_difference(mine, yours)
         if index is None:
             return None
@@ -142,6 +166,10 @@ def _user_hint(mine: list[Any], got: list[Any]) -> str:
     needed = sum(1 for m in mine if any(b.get("type") == "tool_result" for b in m["content"]))
     if len(carrying) > needed:
         return hints.ORDER_SPLIT
+    for before, message in zip(got, got[1:]):  # the text as a message before the results
+        if isinstance(before, dict) and before.get("role") == "user" \
+                and not _carries_results(before) and message in carrying:
+            return hints.ORDER_RESULTS_FIRST
     for message in carrying:
         kinds = [b.get("type") for b in message["content"] if isinstance(b, dict)]
         if "tool_result" in kinds and kinds.index("tool_result") > 0:
@@ -180,7 +208,8 @@ def to_anthropic_tool_use_blocks(to_anthropic: Callable[..., Any]) -> None:
 def to_anthropic_results_in_one_user_message(to_anthropic: Callable[..., Any]) -> None:
     """All results of one turn: tool_result blocks at the start of one user message."""
     _check_anthropic(to_anthropic, ["two_cities", "three_cities, results last", "bench_press",
-                                    "no_system_prompt"], _role_view("user", _user_hint))
+                                    "no_system_prompt", "two_cities, then a question"],
+                     _role_view("user", _user_hint))
 
 
 def check_to_anthropic(to_anthropic: Callable[..., Any]) -> None:

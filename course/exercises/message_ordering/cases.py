@@ -131,4 +131,8 @@ def transcripts() -> dict[str, list[dict[str, Any]]]:
             "two_cities": _transcript("two_cities", "toolu_01Tc", "toolu_02Tc"),
             "bench_press": _transcript("bench_press", "toolu_01Bp", "toolu_02Bp", "toolu_03Bp"),
             "no_system_prompt": chat,
-            "three_cities, results last": [*prompt("two_cities"), *_answered(three)]}
+            "three_cities, results last": [*prompt("two_cities"), *_answered(three)],
+            "two_cities, then a question": [  # the user speaks before the model answers
+                *prompt("two_cities"), *_answered(_turn_of(SCENARIOS["two_cities"].steps[0],
+                                                           "toolu_01Fq", "toolu_02Fq")),
+                user("And should I take a coat in Porto?")]}

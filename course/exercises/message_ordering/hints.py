@@ -55,7 +55,8 @@ ORDER_TOOL_ROLE = ("Anthropic has no tool role: results go back as tool_result b
                    "{'type': 'tool_result', 'tool_use_id', 'content'} inside a user message. "
                    + lesson("10_four_providers"))
 ORDER_RESULTS_FIRST = ("In the user message that carries results, the tool_result blocks come "
-                       "first; text placed before them is a 400. " + lesson("10_four_providers"))
+                       "first; text placed before them (in that message, or in a message between "
+                       "the turn and its results) is a 400. " + lesson("10_four_providers"))
 ORDER_USER = ("A user message is {'role': 'user', 'content': ...}; the results of a round are "
               "tool_result blocks with the tool_use_id of their call. "
               + lesson("10_four_providers"))
