@@ -43,7 +43,7 @@ def append_round(history: list[dict[str, Any]], turn: dict[str, Any],
         >>> turn = {"role": "assistant", "content": None,
         ...         "tool_calls": [{"id": "c1", "name": "f", "arguments": {}}]}
         >>> append_round([], turn, [("c1", "ok")])[-1]
-        {'role': 'tool', 'tool_call_id': 'c1', 'content': 'ok'}
+        {'role': 'tool', 'content': 'ok', 'tool_call_id': 'c1'}
     """
     results = dict(finished)
     asked = [call["id"] for call in turn["tool_calls"]]
@@ -53,9 +53,9 @@ def append_round(history: list[dict[str, Any]], turn: dict[str, Any],
     for call_id in results:
         if call_id not in asked:
             raise ValueError(f"result {call_id} answers no call of this turn")
-    tool_messages = [{"role": "tool", "tool_call_id": call_id, "content": results[call_id]}
-                     for call_id in asked]
-    return [*history, turn, *tool_messages]
+    answered = [{"role": "tool", "content": results[call_id], "tool_call_id": call_id}
+                for call_id in asked]
+    return [*history, turn, *answered]
 
 
 def to_anthropic(history: list[dict[str, Any]]) -> tuple[str | None, list[dict[str, Any]]]:
