@@ -13,6 +13,7 @@ from test_cassettes import SECRET, _error_validator, _validator
 from course.exercises.capstone import checks as capstone
 from course.exercises.capstone import edge_variants, scenario_variants
 from course.exercises.ownwork import ReferenceCalled, Tripwire
+from grading import submissions
 from harness import loop
 from harness.providers import PROVIDERS
 from harness.tools import Toolbox
@@ -95,3 +96,24 @@ def test_the_tripwire_refuses_the_reference_however_it_is_reached():
             saved(model, Toolbox(), [])
     assert tripwire.hits == ["harness.loop.run"]
     assert saved(model, Toolbox(), []).answer == "Hi"  # put back on exit
+
+
+WRONG_LOOPS = [name for name in submissions.corpus() if name.startswith("capstone_")
+               and set(submissions.load(name).FAILS) <= set(capstone.BEHAVIOURS)]
+"""The corpus's wrong capstone loops that break a rule of the runs (not `summarize_exits`)."""
+
+
+@pytest.mark.parametrize("name", WRONG_LOOPS)
+def test_the_students_own_variants_alone_catch_each_wrong_loop(name: str, monkeypatch):
+    """With the course's scenarios and edge cases taken out of every cell, each wrong loop still
+    fails its cells on the student's own variants: a loop shaped to pass the public recordings
+    meets every rule again in cases made for that student."""
+    module = submissions.load(name)
+    cases = capstone._cases
+    monkeypatch.setattr(capstone, "_cases", lambda names, *rest, **options: cases(
+        [], *rest, **options))
+    for other in set(capstone.BEHAVIOURS) - set(module.FAILS):  # only its own cells replay
+        monkeypatch.setattr(capstone, other, lambda *arguments, **options: None)
+    built = submissions.submission("05_capstone", module, student_id="ada")
+    graded = submissions.simulate(built, "05_capstone")
+    assert set(module.FAILS) <= graded.failed, graded.cells

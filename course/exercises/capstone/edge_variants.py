@@ -19,7 +19,7 @@ from harness.errors import ProviderError
 from harness.messages import StopReason, ToolCall
 from harness.tools import Tool, Toolbox
 from harness.trace import Exit
-from offline.edges import _flaky_get_tides
+from offline.edges import _flaky_get_tides, get_alerts
 from offline.scenarios import Scenario
 from offline.scripted import Step
 
@@ -34,6 +34,13 @@ def _beach_toolbox() -> Toolbox:
     from course.exercises.capstone.scenario_variants import _tools
 
     return Toolbox.of(*_tools(), Tool.from_function(_flaky_get_tides(), mode="parallel"))
+
+
+def _alerts_toolbox() -> Toolbox:
+    """The variants' tools and the travel alerts, which need no argument."""
+    from course.exercises.capstone.scenario_variants import _tools
+
+    return Toolbox.of(*_tools(), Tool.from_function(get_alerts, mode="parallel"))
 
 
 def _error(rng: random.Random) -> ProviderError:
@@ -146,14 +153,16 @@ def edge_variants(rng: random.Random, seen: set[str], city: str) -> list[Scenari
         Exit.NO_PROGRESS))
     built += _budgets(rng, seen, city)
     where = rng.choice([c for c in CITIES if c != city])
-    built.append(_scenario(
-        rng, "unparseable_arguments", "two different calls whose arguments do not parse",
-        f"How is the air in {where} today?", [
+    # Between the two calls that do not parse, the same tool with no arguments: a detector shown
+    # parsed arguments only sees that call three times, the last a repeat of a success.
+    built.append(Scenario(
+        "variant_unparseable_arguments", "two different calls whose arguments do not parse",
+        rng.choice(SYSTEMS), f"Any travel alerts for {where} today?", _alerts_toolbox, (
             Step(calls=(_lookup(rng, seen),)),
-            Step(calls=(_raw("get_air_quality", f'{{"city": {where}}}'),)),
-            Step(calls=(ToolCall(id="", name="get_air_quality", arguments={"city": where}),)),
-            Step(calls=(_raw("get_air_quality", f'{{"city": "{where}"'),)),
-            Step.say(f"The air in {where} is good today.")],
+            Step(calls=(_raw("get_alerts", f'{{"region": {where}}}'),)),
+            Step(calls=(ToolCall(id="", name="get_alerts", arguments={}),)),
+            Step(calls=(_raw("get_alerts", f'{{"region": "{where}"'),)),
+            Step.say(f"No travel alerts today, in {where} or anywhere.")),
         Exit.DONE, impossible_on={"gemini": (1, 3), "anthropic": (1, 3)}))  # objects there
     return built
 
