@@ -36,6 +36,10 @@ SCRIPT = [
 ]
 ANSWER = "Paris: sunny. Rome: rain."
 SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+QUESTION = "Weather in Paris and Rome?"
+CHAT_TOOLS = [{"type": "function", "function": {"name": "get_weather", "parameters": SCHEMA}}]
+RESPONSES_TOOLS = [{"type": "function", "name": "get_weather", "parameters": SCHEMA,
+                    "strict": True}]
 
 
 def get_weather(city: str) -> str:
@@ -58,8 +62,8 @@ def session(request: pytest.FixtureRequest) -> Iterator[tuple[Session, io.String
 @pytest.mark.parametrize("session", ["openai_chat"], indirect=True)
 def test_openai_chat_completions_loop(session: tuple[Session, io.StringIO]) -> None:
     served, log = session
-    tools: Any = [{"type": "function", "function": {"name": "get_weather", "parameters": SCHEMA}}]
-    messages: Any = [{"role": "user", "content": "Weather in Paris and Rome?"}]
+    tools: Any = CHAT_TOOLS
+    messages: Any = [{"role": "user", "content": QUESTION}]
     with openai.OpenAI(base_url=served.url + "/v1", api_key=served.key, max_retries=0) as client:
         while True:
             reply = client.chat.completions.create(model="gpt-5-mini", messages=messages,
@@ -83,9 +87,8 @@ def test_openai_chat_completions_loop(session: tuple[Session, io.StringIO]) -> N
 @pytest.mark.parametrize("session", ["openai_responses"], indirect=True)
 def test_openai_responses_loop(session: tuple[Session, io.StringIO]) -> None:
     served, _ = session
-    tools: Any = [{"type": "function", "name": "get_weather", "parameters": SCHEMA,
-                   "strict": True}]
-    history: Any = [{"role": "user", "content": "Weather in Paris and Rome?"}]
+    tools: Any = RESPONSES_TOOLS
+    history: Any = [{"role": "user", "content": QUESTION}]
     with openai.OpenAI(base_url=served.url + "/v1", api_key=served.key, max_retries=0) as client:
         response = client.responses.create(model="gpt-6-sol", input=history, tools=tools)
         while calls := [item for item in response.output if item.type == "function_call"]:
@@ -106,7 +109,7 @@ def test_anthropic_tool_runner_over_a_message_thread(session: tuple[Session, io.
     with anthropic.Anthropic(base_url=served.url, api_key=served.key, max_retries=0) as client:
         runner = client.beta.messages.tool_runner(
             model="claude-haiku-4-5", max_tokens=1024, tools=[anthropic.beta_tool(get_weather)],
-            messages=[{"role": "user", "content": "Weather in Paris and Rome?"}])
+            messages=[{"role": "user", "content": QUESTION}])
         final = list(runner)[-1]
         assert (final.content[0].text, CALLED) == (ANSWER, ["Paris", "Rome"])
         with pytest.raises(anthropic.NotFoundError):
@@ -126,7 +129,7 @@ def test_google_genai_automatic_function_calling_on_v1(session: tuple[Session, i
     client = genai.Client(api_key=served.key, http_options=types.HttpOptions(base_url=served.url))
     with client:  # google-genai 3.x calls /v1/ unless told otherwise
         reply = client.models.generate_content(
-            model="gemini-2.5-flash", contents="Weather in Paris and Rome?",
+            model="gemini-2.5-flash", contents=QUESTION,
             config=types.GenerateContentConfig(tools=[get_weather]))
         assert (reply.text, CALLED) == (ANSWER, ["Paris", "Rome"])
         with pytest.raises(genai_errors.ClientError) as caught:
@@ -143,8 +146,8 @@ def test_google_genai_automatic_function_calling_on_v1(session: tuple[Session, i
 @pytest.mark.parametrize("session", ["openai_chat"], indirect=True)
 def test_openai_chat_completions_loop_streamed(session: tuple[Session, io.StringIO]) -> None:
     served, log = session
-    tools: Any = [{"type": "function", "function": {"name": "get_weather", "parameters": SCHEMA}}]
-    messages: Any = [{"role": "user", "content": "Weather in Paris and Rome?"}]
+    tools: Any = CHAT_TOOLS
+    messages: Any = [{"role": "user", "content": QUESTION}]
     with openai.OpenAI(base_url=served.url + "/v1", api_key=served.key, max_retries=0) as client:
         while True:
             with client.chat.completions.stream(model="gpt-5-mini", messages=messages,
@@ -163,9 +166,8 @@ def test_openai_chat_completions_loop_streamed(session: tuple[Session, io.String
 @pytest.mark.parametrize("session", ["openai_responses"], indirect=True)
 def test_openai_responses_loop_streamed(session: tuple[Session, io.StringIO]) -> None:
     served, _ = session
-    tools: Any = [{"type": "function", "name": "get_weather", "parameters": SCHEMA,
-                   "strict": True}]
-    history: Any = [{"role": "user", "content": "Weather in Paris and Rome?"}]
+    tools: Any = RESPONSES_TOOLS
+    history: Any = [{"role": "user", "content": QUESTION}]
     with openai.OpenAI(base_url=served.url + "/v1", api_key=served.key, max_retries=0) as client:
         while True:
             with client.responses.stream(model="gpt-6-sol", input=history, tools=tools) as stream:
@@ -186,7 +188,7 @@ def test_anthropic_tool_runner_streamed(session: tuple[Session, io.StringIO]) ->
     with anthropic.Anthropic(base_url=served.url, api_key=served.key, max_retries=0) as client:
         runner = client.beta.messages.tool_runner(
             model="claude-haiku-4-5", max_tokens=1024, tools=[anthropic.beta_tool(get_weather)],
-            messages=[{"role": "user", "content": "Weather in Paris and Rome?"}], stream=True)
+            messages=[{"role": "user", "content": QUESTION}], stream=True)
         finals = [stream.get_final_message() for stream in runner]
     assert (finals[-1].content[0].text, CALLED) == (ANSWER, ["Paris", "Rome"])
     assert [final.stop_reason for final in finals] == ["tool_use", "end_turn"]
@@ -199,7 +201,7 @@ def test_google_genai_loop_streamed(session: tuple[Session, io.StringIO]) -> Non
     declaration = types.FunctionDeclaration(name="get_weather", parameters_json_schema=SCHEMA)
     config = types.GenerateContentConfig(tools=[types.Tool(function_declarations=[declaration])])
     contents: list[Any] = [types.Content(role="user", parts=[
-        types.Part(text="Weather in Paris and Rome?")])]
+        types.Part(text=QUESTION)])]
     with genai.Client(api_key=served.key,
                       http_options=types.HttpOptions(base_url=served.url)) as client:
         while True:

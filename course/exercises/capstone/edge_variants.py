@@ -14,6 +14,7 @@ the cap and over the budget, and arguments that do not parse. Recording and grad
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from harness.errors import ProviderError
 from harness.messages import StopReason, ToolCall
@@ -29,18 +30,21 @@ ERRORS = ((429, "rate_limit_error", "Rate limit reached."),
           (500, "api_error", "Internal server error."))
 
 
-def _beach_toolbox() -> Toolbox:
-    """The variants' tools and a tide service that times out once per run (a fresh one each)."""
+def _with(function: Callable[..., str]) -> Toolbox:
+    """The variants' tools and one more, parallel-safe."""
     from course.exercises.capstone.scenario_variants import _tools
 
-    return Toolbox.of(*_tools(), Tool.from_function(_flaky_get_tides(), mode="parallel"))
+    return Toolbox.of(*_tools(), Tool.from_function(function, mode="parallel"))
+
+
+def _beach_toolbox() -> Toolbox:
+    """With a tide service that times out once per run (a fresh one each)."""
+    return _with(_flaky_get_tides())
 
 
 def _alerts_toolbox() -> Toolbox:
-    """The variants' tools and the travel alerts, which need no argument."""
-    from course.exercises.capstone.scenario_variants import _tools
-
-    return Toolbox.of(*_tools(), Tool.from_function(get_alerts, mode="parallel"))
+    """With the travel alerts, which need no argument."""
+    return _with(get_alerts)
 
 
 def _error(rng: random.Random) -> ProviderError:
