@@ -2,11 +2,13 @@
 the grader will, and list which graded cells pass on the cases the notebook shows.
 
 It runs a copy of the notebook in a fresh kernel with nbclient (your file is not changed, and
-nothing of the grader is used: only the notebook's own cells), in the notebook's folder, then
-lists each graded cell (nbgrader's test cells) with its points and, when it fails, the first line
-of what it said. A cell that runs past the time limit fails with a note. The grader also runs
-hidden cases, so passing here is necessary, not sufficient. NOTEBOOK is a path, or an exercise's
-name (`02_early_exit`: your copy in my_work/exercises/ when you have one).
+nothing of the grader is used: only the notebook's own cells), in the notebook's folder, then lists
+each graded cell (nbgrader's test cells) with its points and, when it fails, the first line of what
+it said; before them, any other cell that raised (a solution cell with a syntax error fails every
+graded cell after it with a NameError, so that cell is named). A cell that runs past the time limit
+fails with a note. The grader also runs hidden cases, so passing here is necessary, not sufficient.
+NOTEBOOK is a path, or an exercise's name (`02_early_exit`: your copy in my_work/exercises/ when you
+have one).
 """
 
 from __future__ import annotations
@@ -46,7 +48,16 @@ def resolve(name: str) -> Path:
     raise ValueError(f"{name}: neither a notebook nor an exercise's name (e.g. 02_early_exit)")
 
 
-def run(path: Path, *, timeout: int = TIMEOUT) -> list[Graded]:
+@dataclass
+class Checked:
+    """A notebook's run: each graded cell's outcome, and the solution and read-only cells that
+    raised."""
+
+    graded: list[Graded]
+    broken: list[Graded]
+
+
+def run(path: Path, *, timeout: int = TIMEOUT) -> Checked:
     """Run a copy of the notebook at `path` from the top; each graded cell's outcome."""
     import nbformat
     from nbclient import NotebookClient
@@ -71,10 +82,18 @@ def run(path: Path, *, timeout: int = TIMEOUT) -> list[Graded]:
         finally:
             if manager.has_kernel:
                 manager.shutdown_kernel(now=True)
-    return [Graded(meta.get("grade_id", "?"), float(meta.get("points") or 0), _failure(cell))
-            for cell in notebook.cells
-            if cell.cell_type == "code" and (meta := cell.metadata.get("nbgrader", {}))
-            .get("grade")]
+    graded, broken = [], []
+    for number, cell in enumerate(notebook.cells, start=1):
+        if cell.cell_type != "code":
+            continue
+        meta = cell.metadata.get("nbgrader", {})
+        outcome = Graded(meta.get("grade_id", f"cell {number}"), float(meta.get("points") or 0),
+                         _failure(cell))
+        if meta.get("grade"):
+            graded.append(outcome)
+        elif outcome.failure is not None and (meta.get("solution") or meta.get("locked")):
+            broken.append(outcome)  # the cells the graded ones build on (not the try-it checks)
+    return Checked(graded, broken)
 
 
 def _failure(cell: dict) -> str | None:
@@ -85,12 +104,16 @@ def _failure(cell: dict) -> str | None:
     return None
 
 
-def report(path: Path, graded: list[Graded]) -> str:
-    """What the student reads: each graded cell, and the total on the public cases."""
+def report(path: Path, checked: Checked) -> str:
+    """What the student reads: the cells of theirs that raised, each graded cell, and the total
+    on the public cases."""
+    graded = checked.graded
     if not graded:
         return f"{path}: no graded cells (is this an exercise notebook?)"
     width = max(len(g.name) for g in graded)
     lines = [f"{path}: {len(graded)} graded cells, run from the top in a fresh kernel"]
+    lines += [f"  error in {item.name}: {item.failure} (the cells after it may fail for it)"
+              for item in checked.broken]
     for item in graded:
         mark = "pass" if item.failure is None else "FAIL"
         lines.append(f"  {mark}  {item.name:<{width}}  {item.points:g} pt"
@@ -103,6 +126,6 @@ def report(path: Path, graded: list[Graded]) -> str:
 
 def main(name: str) -> int:
     path = resolve(name)
-    graded = run(path)
-    print(report(path, graded))
-    return 0 if all(g.failure is None for g in graded) else 1
+    checked = run(path)
+    print(report(path, checked))
+    return 0 if all(g.failure is None for g in checked.graded) else 1

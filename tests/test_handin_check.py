@@ -52,6 +52,19 @@ def test_a_starter_lists_each_failing_cell_with_what_it_said(tmp_path):
                                    for f in fails), done.stdout
 
 
+def test_a_solution_cell_that_does_not_compile_is_named_before_the_graded_cells(tmp_path):
+    path = _solved(tmp_path / f"{EXERCISE}.ipynb")
+    notebook = nbformat.read(path, as_version=4)
+    cell = next(c for c in notebook.cells
+                if c.metadata.get("nbgrader", {}).get("grade_id") == "append_round_solution")
+    cell.source = cell.source.replace("\n    results = ", "\n        results = ", 1)
+    nbformat.write(notebook, path)
+    done = _check(path)
+    lines = done.stdout.splitlines()
+    assert lines[1].startswith("  error in append_round_solution: IndentationError"), done.stdout
+    assert any("NameError: name 'append_round'" in line for line in lines[2:]), done.stdout
+
+
 def test_names_resolve_to_the_exercise_and_bad_input_is_one_clear_line(tmp_path):
     assert handin_check.resolve(EXERCISE).name == f"{EXERCISE}.ipynb"
     broken = tmp_path / "broken.ipynb"
